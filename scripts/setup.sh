@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every build and run dependency of mpg-repro from Debian's package repositories.
+# Idempotent: packages already present are skipped, so a second run costs a few dpkg queries.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libeigen3-dev          # dense/sparse linear algebra
+  liblpsolve55-dev       # LP backend of the matrix-game solver
+  nlohmann-json3-dev     # JSON specs, results and --json output
+  libfmt-dev             # formatting
+  libbenchmark-dev       # Google Benchmark (bench/)
+  catch2                 # Catch2 v3 (tests/)
+  liblbfgs-dev           # L-BFGS for the outer learner
+  libcli11-dev           # command line
+  libtbb-dev             # parallel loops in the harness
+  time                   # /usr/bin/time -v for memory figures in bench/
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
