@@ -1,0 +1,61 @@
+// Convex outer optimization over the Lagrange multipliers theta. The optimizer sees only
+// "value and gradient at theta" (an Objective); it knows nothing of games or metrics.
+#pragma once
+
+#include <Eigen/Dense>
+#include <functional>
+#include <string>
+
+namespace mpg {
+
+// f(theta) and its (sub)gradient. Implementations write the gradient into `gradient`
+// (already sized like theta) and return the value.
+class Objective {
+ public:
+  virtual ~Objective() = default;
+  virtual double evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) = 0;
+};
+
+enum class OptimizerKind { lbfgs, adadelta };
+
+// Parses "lbfgs" / "adadelta"; throws mpg::Error naming the bad value otherwise.
+OptimizerKind parse_optimizer_kind(const std::string& name);
+std::string to_string(OptimizerKind kind);
+
+struct OptimizerOptions {
+  OptimizerKind kind = OptimizerKind::lbfgs;
+  int max_iterations = 200;
+  // L-BFGS (liblbfgs): corrections kept, stop when ||g|| / max(1, ||theta||) < gradient_tolerance,
+  // or when the relative decrease over `past` iterations is below value_tolerance.
+  int lbfgs_memory = 10;
+  double gradient_tolerance = 1e-6;
+  double value_tolerance = 1e-8;
+  int past = 5;
+  // AdaDelta (Zeiler 2012): decay rate rho and smoothing epsilon as in the reference code;
+  // stop when the average relative decrease of the objective over the last 10 iterations
+  // is below adadelta_value_tolerance.
+  double adadelta_rho = 0.95;
+  double adadelta_epsilon = 0.00247875217;  // e^-6
+  double adadelta_value_tolerance = 1e-4;
+  // Called after each iteration with (iteration, value, gradient norm); may be empty.
+  std::function<void(int, double, double)> progress;
+};
+
+struct OptimizerSummary {
+  bool converged = false;       // a tolerance was met (not merely the iteration cap)
+  int iterations = 0;
+  int evaluations = 0;          // calls to Objective::evaluate
+  double initial_value = 0.0;
+  double final_value = 0.0;     // objective at the returned theta (the best point seen)
+  double gradient_norm = 0.0;   // at the returned theta
+  double seconds = 0.0;
+  std::string message;          // why it stopped, in words (e.g. liblbfgs status text)
+};
+
+// Minimizes the objective from theta (in/out). Returns the best point seen, never a worse one
+// than the start. Non-smooth objectives may end the line search early; that is reported in
+// the summary's message with converged=false, not thrown.
+OptimizerSummary minimize(Objective& objective, Eigen::VectorXd& theta,
+                          const OptimizerOptions& options);
+
+}  // namespace mpg
