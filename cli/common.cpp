@@ -1,0 +1,43 @@
+#include <charconv>
+#include <cmath>
+
+#include "cli/commands.hpp"
+#include "lib/error.hpp"
+
+namespace mpg::cli {
+
+std::vector<double> parse_number_list(const std::string& text, const std::string& what) {
+  std::vector<double> values;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    double value = 0.0;
+    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() ||
+        !std::isfinite(value))
+      throw Error(what + ": entry " + std::to_string(values.size() + 1) + " '" + item +
+                  "' is not a finite number");
+    values.push_back(value);
+    start = end + 1;
+  }
+  return values;
+}
+
+void add_game_options(CLI::App& command, DoubleOracleOptions& options) {
+  command.add_option("--tolerance", options.tolerance,
+                     "Stop the double oracle when the equilibrium gap is at most this")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  command.add_option("--max-game-iterations", options.max_iterations,
+                     "Cap on double-oracle iterations per game (0 = none); a capped game is "
+                     "reported as not converged")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  command.add_option("--max-actions", options.max_actions,
+                     "Cap on generated actions per player (0 = none)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+}
+
+}  // namespace mpg::cli

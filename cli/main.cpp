@@ -1,0 +1,34 @@
+// mpg: command-line front end of mpg-repro.
+#include <fmt/core.h>
+
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "lib/error.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"mpg-repro: multivariate prediction games (Wang et al., NIPS 2015; Wang 2017)\n"
+               "Run `mpg <command> --help` for a command's options."};
+  app.set_version_flag("--version", std::string("mpg ") + MPG_VERSION);
+  app.require_subcommand(1);
+  const auto solve = mpg::cli::add_solve_game(app);
+  const auto train = mpg::cli::add_train(app);
+  const auto predict = mpg::cli::add_predict(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    if (app.got_subcommand("solve-game")) solve();
+    if (app.got_subcommand("train")) train();
+    if (app.got_subcommand("predict")) predict();
+  } catch (const mpg::Error& e) {
+    fmt::print(stderr, "mpg: error: {}\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "mpg: internal error: {}\n", e.what());
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,84 @@
+// mpg predict: play the test file's game with a learned model and score the predictor's most
+// probable pure action against the file's labels.
+#include <fmt/core.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "lib/binary_mpg.hpp"
+#include "lib/error.hpp"
+#include "lib/io.hpp"
+
+namespace mpg::cli {
+
+Action add_predict(CLI::App& app) {
+  struct Settings {
+    std::string model_path;
+    std::string test_path;
+    std::string predictions_path;
+    bool json = false;
+    DoubleOracleOptions game;
+  };
+  auto s = std::make_shared<Settings>();
+  auto* command = app.add_subcommand(
+      "predict", "Solve the test file's game (one game over all its examples) and report the "
+                 "metric of the predictor's most probable action");
+  command->add_option("--model", s->model_path, "Model written by `mpg train`")->required();
+  command->add_option("--test", s->test_path, "Test file (LIBSVM format)")->required();
+  command->add_option("--predictions", s->predictions_path,
+                      "Also write one line per example: predicted label (0/1) and marginal "
+                      "P(Y_hat_i = 1)");
+  command->add_flag("--json", s->json,
+                    "Print JSON: metric, score, n, predicted_positives, gap, ...");
+  add_game_options(*command, s->game);
+
+  return [s] {
+    nlohmann::json model_json;
+    try {
+      model_json = nlohmann::json::parse(read_file(s->model_path));
+    } catch (const nlohmann::json::parse_error& e) {
+      throw InputError(s->model_path, std::string("not valid JSON: ") + e.what());
+    }
+    const BinaryModel model = BinaryModel::from_json(model_json, s->model_path);
+    const BinaryProblem problem =
+        load_binary_problem(s->test_path, model.positive_label, model.feature_count, model.bias);
+    const BinaryPrediction prediction = predict_binary_mpg(model, problem, s->game);
+    const std::size_t n = problem.labels.size();
+    if (!s->predictions_path.empty()) {
+      std::vector<char> predicted(n, 0);
+      for (auto i : prediction.action) predicted[i] = 1;
+      std::string lines;
+      for (std::size_t i = 0; i < n; ++i)
+        lines += fmt::format("{} {:.10g}\n", int(predicted[i]),
+                             prediction.marginals[static_cast<Eigen::Index>(i)]);
+      write_file_atomically(s->predictions_path, lines);
+    }
+    const auto& game = prediction.game;
+    nlohmann::json out = {{"metric", to_string(model.settings.metric)},
+                          {"score", prediction.score},
+                          {"n", n},
+                          {"predicted_positives", prediction.action.size()},
+                          {"gap", game.gap},
+                          {"converged", game.converged()},
+                          {"iterations", game.iterations},
+                          {"probability", prediction.probability},
+                          {"expected_score", prediction.expected_score},
+                          {"seconds", game.seconds}};
+    if (model.settings.metric == BinaryMetric::precision_at_k) out["k"] = prediction.k;
+    if (s->json) {
+      fmt::print("{}\n", out.dump(2));
+      return;
+    }
+    fmt::print("metric               {}\n", to_string(model.settings.metric));
+    if (prediction.k) fmt::print("k                    {}\n", prediction.k);
+    fmt::print("score                {:.6f}\nexpected score       {:.6f}\nn                    {}\n"
+               "predicted positives  {}\nprobability          {:.6f}\ngame                 {} "
+               "after {} iterations, gap {:.2e}, {:.3f} s\n",
+               prediction.score, prediction.expected_score, n, prediction.action.size(),
+               prediction.probability, to_string(game.status), game.iterations, game.gap,
+               game.seconds);
+  };
+}
+
+}  // namespace mpg::cli

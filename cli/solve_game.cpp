@@ -1,0 +1,94 @@
+// mpg solve-game: one game with given potentials psi_1..psi_n.
+#include <fmt/core.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "lib/double_oracle.hpp"
+#include "lib/error.hpp"
+#include "lib/metrics/f1.hpp"
+#include "lib/metrics/precision_at_k.hpp"
+
+namespace mpg::cli {
+
+Action add_solve_game(CLI::App& app) {
+  struct Settings {
+    std::string metric = "f1";
+    std::string potentials;
+    std::size_t k = 0;
+    std::string adversary = "unrestricted";
+    bool json = false;
+    DoubleOracleOptions game;
+  };
+  auto s = std::make_shared<Settings>();
+  auto* command = app.add_subcommand(
+      "solve-game",
+      "Solve one game by double oracle for given potentials psi_i = theta . x_i; prints the "
+      "value, the equilibrium gap, the iterations and both players' supports");
+  command->add_option("--metric", s->metric, "f1 or precision_at_k")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"f1", "precision_at_k"}));
+  command->add_option("--potentials", s->potentials,
+                      "Comma-separated psi_1,...,psi_n (use --potentials=-0.2,... for a "
+                      "leading minus)")
+      ->required();
+  command->add_option("--k", s->k, "k of precision@k (1 <= k <= n)");
+  command->add_option("--adversary", s->adversary,
+                      "precision@k adversary: unrestricted (thesis, reference code) or "
+                      "exactly_k (NIPS experiments)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"unrestricted", "exactly_k"}));
+  command->add_flag("--json", s->json, "Print JSON: value, gap, iterations, predictor, adversary");
+  add_game_options(*command, s->game);
+
+  return [s] {
+    std::vector<double> psi = parse_number_list(s->potentials, "--potentials");
+    const std::size_t n = psi.size();
+    std::unique_ptr<BinaryGame> game;
+    if (s->metric == "f1") {
+      game = std::make_unique<F1Game>(std::move(psi));
+    } else {
+      if (s->k == 0) throw Error("--metric precision_at_k needs --k (1 <= k <= n)");
+      game = std::make_unique<PrecisionAtKGame>(std::move(psi), s->k,
+                                                parse_adversary_restriction(s->adversary));
+    }
+    const auto solution = solve_double_oracle(*game, s->game);
+    const auto& summary = solution.summary;
+    auto strategy_json = [n](const MixedStrategy<BinaryAction>& strategy) {
+      nlohmann::json list = nlohmann::json::array();
+      for (std::size_t j = 0; j < strategy.size(); ++j)
+        list.push_back({{"action", to_bitstring(strategy.actions[j], n)},
+                        {"prob", strategy.probabilities[j]}});
+      return list;
+    };
+    if (s->json) {
+      nlohmann::json out = {{"metric", game->metric_name()},
+                            {"n", n},
+                            {"value", summary.value},
+                            {"gap", summary.gap},
+                            {"iterations", summary.iterations},
+                            {"converged", summary.converged()},
+                            {"status", to_string(summary.status)},
+                            {"predictor", strategy_json(solution.predictor)},
+                            {"adversary", strategy_json(solution.adversary)}};
+      fmt::print("{}\n", out.dump(2));
+      return;
+    }
+    fmt::print("metric      {}\nn           {}\nvalue       {:.12g}\ngap         {:.3g}\n"
+               "iterations  {}\nstatus      {}\n",
+               game->metric_name(), n, summary.value, summary.gap, summary.iterations,
+               to_string(summary.status));
+    auto print_strategy = [n](const char* who, const MixedStrategy<BinaryAction>& strategy) {
+      fmt::print("{} support ({} actions):\n", who, strategy.size());
+      for (std::size_t j = 0; j < strategy.size(); ++j)
+        fmt::print("  {}  {:.10f}\n", n <= 64 ? to_bitstring(strategy.actions[j], n)
+                                              : fmt::format("{} ones", strategy.actions[j].size()),
+                   strategy.probabilities[j]);
+    };
+    print_strategy("predictor", solution.predictor);
+    print_strategy("adversary", solution.adversary);
+  };
+}
+
+}  // namespace mpg::cli

@@ -1,0 +1,31 @@
+#include "lib/metrics/binary_game.hpp"
+
+#include <cmath>
+
+#include "lib/error.hpp"
+
+namespace mpg {
+
+BinaryGame::BinaryGame(std::vector<double> potentials) : potentials_(std::move(potentials)) {
+  if (potentials_.empty()) throw Error("a game needs at least one example (n >= 1)");
+  for (std::size_t i = 0; i < potentials_.size(); ++i)
+    if (!std::isfinite(potentials_[i]))
+      throw Error("potential psi_" + std::to_string(i + 1) + " is not a finite number");
+}
+
+double BinaryGame::expected_potential(const MixedStrategy<BinaryAction>& strategy) const {
+  double total = 0.0;
+  for (std::size_t j = 0; j < strategy.size(); ++j)
+    total += strategy.probabilities[j] * potential(strategy.actions[j]);
+  return total;
+}
+
+bool BinaryGame::is_action(const BinaryAction& action) const {
+  for (std::size_t i = 0; i < action.size(); ++i) {
+    if (action[i] >= size()) return false;
+    if (i > 0 && action[i] <= action[i - 1]) return false;
+  }
+  return true;
+}
+
+}  // namespace mpg

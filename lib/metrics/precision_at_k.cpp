@@ -1,0 +1,97 @@
+#include "lib/metrics/precision_at_k.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "lib/error.hpp"
+
+namespace mpg {
+namespace {
+
+// Indices of the k smallest values, ties broken by the smaller index; returned sorted.
+BinaryAction k_smallest(const Eigen::VectorXd& values, std::size_t k) {
+  std::vector<std::uint32_t> order(static_cast<std::size_t>(values.size()));
+  std::iota(order.begin(), order.end(), 0u);
+  std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k - 1), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) {
+                     return values[a] < values[b] || (values[a] == values[b] && a < b);
+                   });
+  BinaryAction chosen(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k));
+  std::sort(chosen.begin(), chosen.end());
+  return chosen;
+}
+
+}  // namespace
+
+AdversaryRestriction parse_adversary_restriction(const std::string& name) {
+  if (name == "unrestricted") return AdversaryRestriction::unrestricted;
+  if (name == "exactly_k") return AdversaryRestriction::exactly_k;
+  throw Error("unknown adversary restriction '" + name + "' (expected unrestricted or exactly_k)");
+}
+
+std::string to_string(AdversaryRestriction restriction) {
+  return restriction == AdversaryRestriction::exactly_k ? "exactly_k" : "unrestricted";
+}
+
+double precision_at_k(const BinaryAction& prediction, const BinaryAction& label, std::size_t k) {
+  return static_cast<double>(intersection_size(prediction, label)) / static_cast<double>(k);
+}
+
+PrecisionAtKGame::PrecisionAtKGame(std::vector<double> potentials, std::size_t k,
+                                   AdversaryRestriction restriction)
+    : BinaryGame(std::move(potentials)), k_(k), restriction_(restriction) {
+  if (k_ < 1 || k_ > size())
+    throw Error("precision@k needs 1 <= k <= n, got k = " + std::to_string(k_) +
+                " with n = " + std::to_string(size()));
+}
+
+std::vector<BinaryAction> PrecisionAtKGame::initial_predictor_actions() const {
+  if (k_ == size()) return {all_ones(size())};
+  return {first_k(k_), last_k(size(), k_)};
+}
+
+std::vector<BinaryAction> PrecisionAtKGame::initial_adversary_actions() const {
+  if (restriction_ == AdversaryRestriction::exactly_k) return initial_predictor_actions();
+  return {all_zeros(), all_ones(size())};
+}
+
+bool PrecisionAtKGame::is_legal_predictor_action(const BinaryAction& a) const {
+  return a.size() == k_ && is_action(a);
+}
+
+bool PrecisionAtKGame::is_legal_adversary_action(const BinaryAction& a) const {
+  if (restriction_ == AdversaryRestriction::exactly_k && a.size() != k_) return false;
+  return is_action(a);
+}
+
+BestResponse<BinaryAction> PrecisionAtKGame::predictor_best_response(
+    const MixedStrategy<BinaryAction>& adversary) const {
+  // E_Q[P@k(y_hat, Y)] = sum_{i in y_hat} P(Y_i = 1) / k: take the k largest marginals.
+  const Eigen::VectorXd marginals = binary_marginals(adversary, size());
+  BestResponse<BinaryAction> response;
+  response.action = k_smallest(-marginals, k_);
+  double expected_hits = 0.0;
+  for (auto i : response.action) expected_hits += marginals[i];
+  response.value = expected_hits / static_cast<double>(k_) - expected_potential(adversary);
+  return response;
+}
+
+BestResponse<BinaryAction> PrecisionAtKGame::adversary_best_response(
+    const MixedStrategy<BinaryAction>& predictor) const {
+  // E_P[P@k(Y_hat, y)] - psi(y) = sum_{i in y} (P(Y_hat_i = 1) / k - psi_i).
+  Eigen::VectorXd cost = binary_marginals(predictor, size()) / static_cast<double>(k_);
+  for (std::size_t i = 0; i < size(); ++i) cost[static_cast<Eigen::Index>(i)] -= potentials()[i];
+  BestResponse<BinaryAction> response;
+  if (restriction_ == AdversaryRestriction::exactly_k) {
+    response.action = k_smallest(cost, k_);
+  } else {
+    for (std::size_t i = 0; i < size(); ++i)
+      if (cost[static_cast<Eigen::Index>(i)] < 0.0)
+        response.action.push_back(static_cast<std::uint32_t>(i));
+  }
+  response.value = 0.0;
+  for (auto i : response.action) response.value += cost[i];
+  return response;
+}
+
+}  // namespace mpg

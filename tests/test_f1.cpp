@@ -1,0 +1,120 @@
+// Binary F1 game: score, GFM best responses (thesis Alg. 2) against brute force, worked examples
+// of thesis §4.2 and Table IV, and exact game values (digest §8 items 4, 5, 12, 13).
+#include <catch2/catch.hpp>
+
+#include "lib/double_oracle.hpp"
+#include "lib/metrics/f1.hpp"
+#include "tests/brute_force.hpp"
+
+using namespace mpg;
+using namespace mpg::testing;
+
+namespace {
+MixedStrategy<BinaryAction> strategy(std::vector<std::pair<std::string, double>> support) {
+  MixedStrategy<BinaryAction> s;
+  for (auto& [bits, p] : support) {
+    s.actions.push_back(from_bitstring(bits));
+    s.probabilities.push_back(p);
+  }
+  return s;
+}
+}  // namespace
+
+TEST_CASE("F1 score of the thesis worked example and its conventions", "[f1]") {
+  // y = 10110010, y_hat = 11100110: precision 3/5, recall 3/4, F1 = 2/3 (thesis §4.1).
+  CHECK(f1_score(from_bitstring("11100110"), from_bitstring("10110010")) ==
+        Approx(2.0 / 3.0).margin(1e-15));
+  CHECK(f1_score(all_zeros(), all_zeros()) == 1.0);
+  CHECK(f1_score(from_bitstring("0100"), all_zeros()) == 0.0);
+  CHECK(f1_score(all_zeros(), from_bitstring("0100")) == 0.0);
+  CHECK(f1_score({1, 3, 5, 7}, {2, 3, 5, 8, 9}) == Approx(4.0 / 9.0).margin(1e-15));
+  CHECK(f1_score({1, 3, 5, 7}, {2, 4, 6, 8}) == 0.0);
+}
+
+TEST_CASE("F1 payoff matrix equals thesis Table IV", "[f1]") {
+  F1Game game({0.0, 0.0, 0.0});
+  const char* labels[] = {"000", "001", "010", "011", "100", "101", "110", "111"};
+  // Row 011 of Table IV: 0, 2/3, 2/3, 1, 0, 1/2, 1/2, 4/5.
+  const double row_011[] = {0, 2.0 / 3, 2.0 / 3, 1, 0, 0.5, 0.5, 0.8};
+  for (int c = 0; c < 8; ++c)
+    CHECK(game.score(from_bitstring("011"), from_bitstring(labels[c])) ==
+          Approx(row_011[c]).margin(1e-15));
+  // Potentials enter only through the adversary's column: entry = score - sum psi over its ones.
+  F1Game shifted({0.1, 0.2, 0.3});
+  CHECK(shifted.payoff(from_bitstring("101"), from_bitstring("011")) ==
+        Approx(0.5 - 0.2 - 0.3).margin(1e-15));
+}
+
+TEST_CASE("F1 predictor best response on the thesis §4.2 motivating example", "[f1]") {
+  F1Game game({0.0, 0.0, 0.0});
+  const auto adversary = strategy({{"101", 0.5}, {"111", 0.2}, {"010", 0.3}});
+  CHECK(predictor_value_of(game, from_bitstring("100"), adversary) ==
+        Approx(13.0 / 30.0).margin(1e-12));
+  CHECK(predictor_value_of(game, from_bitstring("110"), adversary) == Approx(0.61).margin(1e-12));
+  const auto best = game.predictor_best_response(adversary);
+  CHECK(to_bitstring(best.action, 3) == "111");
+  CHECK(best.value == Approx(0.75).margin(1e-12));
+}
+
+TEST_CASE("F1 best responses against the empty-action-only opponent", "[f1]") {
+  // GFM with k = 0: against Q = {0^n: 1} the predictor's best response is 0^n with value 1.
+  F1Game game({0.3, -0.2, 0.1, 0.4});
+  const auto best = game.predictor_best_response(strategy({{"0000", 1.0}}));
+  CHECK(best.action.empty());
+  CHECK(best.value == Approx(1.0).margin(1e-15));
+  // The adversary facing 0^n pays 1 at 0^n; with psi it prefers every i with psi_i > 0.
+  const auto adv = game.adversary_best_response(strategy({{"0000", 1.0}}));
+  CHECK(to_bitstring(adv.action, 4) == "1011");
+  CHECK(adv.value == Approx(-0.8).margin(1e-15));
+}
+
+TEST_CASE("F1 best responses equal brute force over all 2^n actions", "[f1]") {
+  std::mt19937 rng(20261121);
+  for (std::size_t n = 1; n <= 10; ++n) {
+    const auto actions = all_binary_actions(n);
+    for (int trial = 0; trial < 25; ++trial) {
+      F1Game game(random_potentials(n, rng));
+      const std::size_t support = 1 + trial % 7;
+      const auto opponent = random_strategy(actions, support, rng);
+      INFO("n = " << n << ", trial " << trial);
+
+      const auto pred = game.predictor_best_response(opponent);
+      CHECK(pred.value == Approx(brute_force_predictor_value(game, n, opponent)).margin(1e-12));
+      CHECK(predictor_value_of(game, pred.action, opponent) == Approx(pred.value).margin(1e-12));
+
+      const auto adv = game.adversary_best_response(opponent);
+      CHECK(adv.value == Approx(brute_force_adversary_value(game, n, opponent)).margin(1e-12));
+      CHECK(adversary_value_of(game, adv.action, opponent) == Approx(adv.value).margin(1e-12));
+    }
+  }
+}
+
+TEST_CASE("F1 best response of the predictor does not depend on psi (Eq. 3.11a)", "[f1]") {
+  std::mt19937 rng(7);
+  const std::size_t n = 8;
+  const auto opponent = random_strategy(all_binary_actions(n), 5, rng);
+  F1Game a(random_potentials(n, rng));
+  F1Game b(random_potentials(n, rng));
+  CHECK(a.predictor_best_response(opponent).action == b.predictor_best_response(opponent).action);
+}
+
+TEST_CASE("F1 game values: 2/(n+3) at psi = 0 and the derived n = 3 games", "[f1]") {
+  for (std::size_t n = 1; n <= 6; ++n) {
+    F1Game game(std::vector<double>(n, 0.0));
+    const auto solution = solve_double_oracle(game);
+    INFO("n = " << n);
+    CHECK(solution.summary.converged());
+    CHECK(solution.summary.value == Approx(2.0 / (static_cast<double>(n) + 3.0)).margin(1e-9));
+  }
+  struct Case {
+    std::vector<double> psi;
+    double value;
+  };
+  for (const auto& c : {Case{{0.1, 0.2, 0.3}, 713.0 / 4180.0},
+                        Case{{-0.2, 0.1, 0.4}, 137.0 / 660.0}, Case{{0.5, 0.5, 0.5}, -0.5}}) {
+    const auto solution = solve_double_oracle(F1Game(c.psi));
+    CHECK(solution.summary.converged());
+    CHECK(solution.summary.gap <= 1e-9);
+    CHECK(solution.summary.value == Approx(c.value).margin(1e-9));
+  }
+}
