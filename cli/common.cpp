@@ -1,5 +1,6 @@
 #include <charconv>
 #include <cmath>
+#include <memory>
 
 #include "cli/commands.hpp"
 #include "lib/error.hpp"
@@ -25,6 +26,16 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
 }
 
 void add_game_options(CLI::App& command, DoubleOracleOptions& options) {
+  command
+      .add_option_function<std::string>(
+          "--lp-backend",
+          [&options](const std::string& name) {
+            static std::vector<std::unique_ptr<LpBackend>> backends;  // live until exit
+            backends.push_back(make_lp_backend(name));
+            options.lp_backend = backends.back().get();
+          },
+          "LP solver of the sub-games: glpk (default) or lp_solve")
+      ->check(CLI::IsMember({"glpk", "lp_solve"}));
   command.add_option("--tolerance", options.tolerance,
                      "Stop the double oracle when the equilibrium gap is at most this")
       ->capture_default_str()

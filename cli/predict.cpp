@@ -55,7 +55,7 @@ Action add_predict(CLI::App& app) {
       write_file_atomically(s->predictions_path, lines);
     }
     const auto& game = prediction.game;
-    nlohmann::json out = {{"metric", to_string(model.settings.metric)},
+    nlohmann::ordered_json out = {{"metric", to_string(model.settings.metric)},
                           {"score", prediction.score},
                           {"n", n},
                           {"predicted_positives", prediction.action.size()},

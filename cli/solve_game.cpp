@@ -56,14 +56,14 @@ Action add_solve_game(CLI::App& app) {
     const auto solution = solve_double_oracle(*game, s->game);
     const auto& summary = solution.summary;
     auto strategy_json = [n](const MixedStrategy<BinaryAction>& strategy) {
-      nlohmann::json list = nlohmann::json::array();
+      nlohmann::ordered_json list = nlohmann::ordered_json::array();
       for (std::size_t j = 0; j < strategy.size(); ++j)
         list.push_back({{"action", to_bitstring(strategy.actions[j], n)},
                         {"prob", strategy.probabilities[j]}});
       return list;
     };
     if (s->json) {
-      nlohmann::json out = {{"metric", game->metric_name()},
+      nlohmann::ordered_json out = {{"metric", game->metric_name()},
                             {"n", n},
                             {"value", summary.value},
                             {"gap", summary.gap},

@@ -19,6 +19,7 @@ Action add_train(CLI::App& app) {
     double k_fraction = 0.5;
     std::string adversary = "unrestricted";
     std::string optimizer = "lbfgs";
+    std::string start = "gold_direction";
     int max_iterations = 200;
     bool quiet = false;
     DoubleOracleOptions game;
@@ -47,6 +48,11 @@ Action add_train(CLI::App& app) {
   command->add_option("--optimizer", s->optimizer, "lbfgs or adadelta")
       ->capture_default_str()
       ->check(CLI::IsMember({"lbfgs", "adadelta"}));
+  command->add_option("--start", s->start,
+                      "Initial theta: gold_direction (unit step along Phi(x, y_gold)) or zero "
+                      "(the reference code; its game at theta = 0 needs n+1 actions)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"gold_direction", "zero"}));
   command->add_option("--max-iterations", s->max_iterations, "Optimizer iteration cap")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
@@ -64,6 +70,7 @@ Action add_train(CLI::App& app) {
     options.game = s->game;
     options.optimizer.kind = parse_optimizer_kind(s->optimizer);
     options.optimizer.max_iterations = s->max_iterations;
+    options.start = parse_train_start(s->start);
     if (!s->quiet) {
       fmt::print(stderr, "train: {} examples ({} positive), {} features + bias, metric {}\n",
                  problem.labels.size(), problem.positives(), problem.features.cols() - 1,
@@ -80,6 +87,7 @@ Action add_train(CLI::App& app) {
     out["training"] = {{"file", s->train_path},
                        {"examples", problem.labels.size()},
                        {"optimizer", s->optimizer},
+                       {"start", s->start},
                        {"converged", summary.optimizer.converged},
                        {"stop_reason", summary.optimizer.message},
                        {"iterations", summary.optimizer.iterations},

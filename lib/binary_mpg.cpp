@@ -104,6 +104,16 @@ double BinaryMpgObjective::evaluate(const Eigen::VectorXd& theta, Eigen::VectorX
   return -theta.dot(gold_features_) - solution.summary.value + 0.5 * lambda_ * theta.squaredNorm();
 }
 
+TrainStart parse_train_start(const std::string& name) {
+  if (name == "gold_direction") return TrainStart::gold_direction;
+  if (name == "zero") return TrainStart::zero;
+  throw Error("unknown start '" + name + "' (expected gold_direction or zero)");
+}
+
+std::string to_string(TrainStart start) {
+  return start == TrainStart::zero ? "zero" : "gold_direction";
+}
+
 nlohmann::json BinaryModel::to_json() const {
   nlohmann::json j;
   j["format"] = "mpg-binary-model";
@@ -168,6 +178,8 @@ BinaryModel train_binary_mpg(const BinaryProblem& problem, const MetricSettings&
   model.lambda = options.lambda;
   model.feature_count = problem.features.cols() - 1;
   model.theta = Eigen::VectorXd::Zero(problem.features.cols());
+  const Eigen::VectorXd& gold = objective.gold_features();
+  if (options.start == TrainStart::gold_direction && gold.norm() > 0.0) model.theta = gold / gold.norm();
   OptimizerSummary optimizer = minimize(objective, model.theta, options.optimizer);
   if (summary) {
     summary->optimizer = optimizer;

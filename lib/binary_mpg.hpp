@@ -63,6 +63,8 @@ class BinaryMpgObjective : public Objective {
 
   double evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) override;
 
+  const Eigen::VectorXd& gold_features() const { return gold_features_; }
+
   // Statistics over all games solved so far.
   int games() const { return games_; }
   long game_iterations() const { return game_iterations_; }
@@ -111,8 +113,18 @@ struct TrainSummary {
   double game_seconds = 0.0;
 };
 
+// Where the optimizer starts. At theta = 0 every potential is equal, the most symmetric game:
+// the F1 equilibrium then mixes over all n singletons (value 2/(n+3), digest §2.3), which no
+// double oracle solves quickly for large n. The objective is convex, so the start changes only
+// the path: by default it is the unit step along Phi(x, y_gold), the steepest-descent direction
+// of f at 0 up to the O(1/n) term E_Q*[Phi].
+enum class TrainStart { gold_direction, zero };
+TrainStart parse_train_start(const std::string& name);  // "gold_direction" | "zero"
+std::string to_string(TrainStart start);
+
 struct TrainOptions {
   double lambda = 0.0;
+  TrainStart start = TrainStart::gold_direction;
   OptimizerOptions optimizer;
   DoubleOracleOptions game;
 };

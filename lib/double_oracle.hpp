@@ -24,6 +24,14 @@ struct DoubleOracleOptions {
   int max_iterations = 10000;   // 0 = no cap
   int max_actions = 0;          // per player; 0 = no cap
   double max_seconds = 0.0;     // 0 = no cap
+  // Drop an action from the sub-game after this many consecutive solves with probability 0
+  // (0 = keep every action). Keeps the LP near the support size; the stopping test still
+  // checks best responses over ALL actions, so the result stays exact.
+  int prune_after = 3;
+  // Also add each player's best action of every size it already mixes over, when profitable
+  // (Game::*_extra_responses). Fewer iterations on games with large supports.
+  bool extra_responses = true;
+  const LpBackend* lp_backend = nullptr;  // nullptr = default_lp_backend() (GLPK)
 };
 
 enum class DoubleOracleStatus { converged, iteration_limit, action_limit, time_limit, stalled };
@@ -47,8 +55,9 @@ struct DoubleOracleSummary {
   double gap = 0.0;                  // predictor_response_value - adversary_response_value
   double predictor_response_value = 0.0;
   double adversary_response_value = 0.0;
-  int predictor_actions = 0;         // generated rows
-  int adversary_actions = 0;         // generated columns
+  int predictor_actions = 0;         // rows generated (including pruned ones)
+  int adversary_actions = 0;         // columns generated (including pruned ones)
+  int pruned_actions = 0;            // rows and columns dropped after idling
   int predictor_support = 0;         // rows with positive probability
   int adversary_support = 0;         // columns with positive probability
   double seconds = 0.0;
@@ -80,10 +89,41 @@ MixedStrategy<Action> support_of(const std::vector<Action>& actions,
   return strategy;
 }
 
+// Removes the entries at the (increasing) positions from a vector.
+template <class T>
+void erase_positions(std::vector<T>& values, const std::vector<Eigen::Index>& positions) {
+  std::size_t next = 0;
+  std::size_t write = 0;
+  for (std::size_t read = 0; read < values.size(); ++read) {
+    if (next < positions.size() && static_cast<std::size_t>(positions[next]) == read) {
+      ++next;
+      continue;
+    }
+    if (write != read) values[write] = std::move(values[read]);
+    ++write;
+  }
+  values.resize(write);
+}
+
+// Advances the idle counters of a player's actions; returns those idle for `limit` solves.
+inline std::vector<Eigen::Index> update_idle(std::vector<int>& idle, const Eigen::VectorXd& probabilities,
+                                             int limit) {
+  std::vector<Eigen::Index> expired;
+  for (std::size_t i = 0; i < idle.size(); ++i) {
+    idle[i] = probabilities[static_cast<Eigen::Index>(i)] > 0.0 ? 0 : idle[i] + 1;
+    if (limit > 0 && idle[i] >= limit) expired.push_back(static_cast<Eigen::Index>(i));
+  }
+  return expired;
+}
+
+template <class Action>
+bool contains(const std::vector<Action>& actions, const Action& action) {
+  return std::find(actions.begin(), actions.end(), action) != actions.end();
+}
+
 template <class Action>
 void add_unique(std::vector<Action>& actions, const Action& action) {
-  if (std::find(actions.begin(), actions.end(), action) == actions.end())
-    actions.push_back(action);
+  if (!contains(actions, action)) actions.push_back(action);
 }
 
 }  // namespace detail
@@ -94,15 +134,13 @@ template <class Action>
 GameSolution<Action> solve_double_oracle(const Game<Action>& game,
                                          const DoubleOracleOptions& options = {},
                                          const std::vector<Action>& extra_predictor_actions = {},
-                                         const std::vector<Action>& extra_adversary_actions = {},
-                                         const LpBackend* backend = nullptr) {
+                                         const std::vector<Action>& extra_adversary_actions = {}) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   auto seconds_since = [](clock::time_point t) {
     return std::chrono::duration<double>(clock::now() - t).count();
   };
-  static const auto default_backend = make_lp_solve_backend();
-  const LpBackend& lp = backend ? *backend : *default_backend;
+  const LpBackend& lp = options.lp_backend ? *options.lp_backend : default_lp_backend();
 
   std::vector<Action> rows;
   std::vector<Action> columns;
@@ -113,31 +151,36 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
   for (const auto& a : extra_adversary_actions)
     if (game.is_legal_adversary_action(a)) detail::add_unique(columns, a);
 
-  Eigen::MatrixXd payoff(static_cast<Eigen::Index>(rows.size()),
+  // Sub-game payoff C'(row, column) = score(row, column) - psi(column): scores and offsets.
+  Eigen::MatrixXd scores(static_cast<Eigen::Index>(rows.size()),
                          static_cast<Eigen::Index>(columns.size()));
-  std::vector<double> column_potential;
-  for (const auto& c : columns) column_potential.push_back(game.potential(c));
-  for (Eigen::Index r = 0; r < payoff.rows(); ++r)
-    for (Eigen::Index c = 0; c < payoff.cols(); ++c)
-      payoff(r, c) = game.score(rows[r], columns[c]) - column_potential[c];
+  Eigen::VectorXd potentials(scores.cols());
+  for (Eigen::Index c = 0; c < scores.cols(); ++c) {
+    potentials[c] = game.potential(columns[c]);
+    for (Eigen::Index r = 0; r < scores.rows(); ++r) scores(r, c) = game.score(rows[r], columns[c]);
+  }
+  const auto sub_game = lp.new_game(scores, potentials);
+  std::vector<int> row_idle(rows.size(), 0);
+  std::vector<int> column_idle(columns.size(), 0);
+  int generated_rows = static_cast<int>(rows.size());
+  int generated_columns = static_cast<int>(columns.size());
 
   GameSolution<Action> solution;
   DoubleOracleSummary& summary = solution.summary;
-  MatrixGameSolution sub_game;
   for (;;) {
     ++summary.iterations;
     auto t = clock::now();
-    sub_game = solve_matrix_game(payoff, lp);
+    const MatrixGameSolution equilibrium = sub_game->solve();
     summary.lp_seconds += seconds_since(t);
-    solution.predictor = detail::support_of(rows, sub_game.row_strategy);
-    solution.adversary = detail::support_of(columns, sub_game.column_strategy);
+    solution.predictor = detail::support_of(rows, equilibrium.row_strategy);
+    solution.adversary = detail::support_of(columns, equilibrium.column_strategy);
 
     t = clock::now();
     BestResponse<Action> row_response = game.predictor_best_response(solution.adversary);
     BestResponse<Action> column_response = game.adversary_best_response(solution.predictor);
     summary.best_response_seconds += seconds_since(t);
 
-    summary.value = sub_game.value;
+    summary.value = equilibrium.value;
     summary.predictor_response_value = row_response.value;
     summary.adversary_response_value = column_response.value;
     summary.gap = row_response.value - column_response.value;
@@ -147,11 +190,10 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
     }
     // At least one response improves on the sub-game value by more than tolerance/2.
     const double threshold = 0.5 * options.tolerance;
-    const bool add_row = row_response.value > sub_game.value + threshold &&
-                         std::find(rows.begin(), rows.end(), row_response.action) == rows.end();
-    const bool add_column =
-        column_response.value < sub_game.value - threshold &&
-        std::find(columns.begin(), columns.end(), column_response.action) == columns.end();
+    const bool add_row = row_response.value > equilibrium.value + threshold &&
+                         !detail::contains(rows, row_response.action);
+    const bool add_column = column_response.value < equilibrium.value - threshold &&
+                            !detail::contains(columns, column_response.action);
     if (!add_row && !add_column) {
       summary.status = DoubleOracleStatus::stalled;
       break;
@@ -170,24 +212,52 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
       summary.status = DoubleOracleStatus::action_limit;
       break;
     }
-    if (add_row) {
-      rows.push_back(std::move(row_response.action));
-      payoff.conservativeResize(payoff.rows() + 1, Eigen::NoChange);
-      const Eigen::Index r = payoff.rows() - 1;
-      for (Eigen::Index c = 0; c < payoff.cols(); ++c)
-        payoff(r, c) = game.score(rows[r], columns[c]) - column_potential[c];
+    // Drop actions that idled too long (never the current supports: their counters are 0).
+    const auto stale_rows = detail::update_idle(row_idle, equilibrium.row_strategy, options.prune_after);
+    const auto stale_columns =
+        detail::update_idle(column_idle, equilibrium.column_strategy, options.prune_after);
+    if (!stale_rows.empty() || !stale_columns.empty()) {
+      sub_game->remove(stale_rows, stale_columns);
+      detail::erase_positions(rows, stale_rows);
+      detail::erase_positions(row_idle, stale_rows);
+      detail::erase_positions(columns, stale_columns);
+      detail::erase_positions(column_idle, stale_columns);
+      summary.pruned_actions += static_cast<int>(stale_rows.size() + stale_columns.size());
     }
-    if (add_column) {
-      columns.push_back(std::move(column_response.action));
-      column_potential.push_back(game.potential(columns.back()));
-      payoff.conservativeResize(Eigen::NoChange, payoff.cols() + 1);
-      const Eigen::Index c = payoff.cols() - 1;
-      for (Eigen::Index r = 0; r < payoff.rows(); ++r)
-        payoff(r, c) = game.score(rows[r], columns[c]) - column_potential[c];
+    auto add_predictor_action = [&](Action action) {
+      ++generated_rows;
+      row_idle.push_back(0);
+      rows.push_back(std::move(action));
+      Eigen::VectorXd row(sub_game->columns());
+      for (Eigen::Index c = 0; c < row.size(); ++c) row[c] = game.score(rows.back(), columns[c]);
+      sub_game->add_row(row);
+    };
+    auto add_adversary_action = [&](Action action) {
+      ++generated_columns;
+      column_idle.push_back(0);
+      columns.push_back(std::move(action));
+      Eigen::VectorXd column(sub_game->rows());
+      for (Eigen::Index r = 0; r < column.size(); ++r) column[r] = game.score(rows[r], columns.back());
+      sub_game->add_column(column, game.potential(columns.back()));
+    };
+    if (add_row) add_predictor_action(std::move(row_response.action));
+    if (add_column) add_adversary_action(std::move(column_response.action));
+    // Profitable deviations beyond the best responses (e.g. one per action size in use).
+    t = clock::now();
+    if (options.extra_responses) {
+      for (auto& extra : game.predictor_extra_responses(solution.adversary, solution.predictor))
+        if (extra.value > equilibrium.value + threshold && !detail::contains(rows, extra.action) &&
+            (options.max_actions == 0 || rows.size() < cap))
+          add_predictor_action(std::move(extra.action));
+      for (auto& extra : game.adversary_extra_responses(solution.predictor, solution.adversary))
+        if (extra.value < equilibrium.value - threshold && !detail::contains(columns, extra.action) &&
+            (options.max_actions == 0 || columns.size() < cap))
+          add_adversary_action(std::move(extra.action));
     }
+    summary.best_response_seconds += seconds_since(t);
   }
-  summary.predictor_actions = static_cast<int>(rows.size());
-  summary.adversary_actions = static_cast<int>(columns.size());
+  summary.predictor_actions = generated_rows;
+  summary.adversary_actions = generated_columns;
   summary.predictor_support = static_cast<int>(solution.predictor.size());
   summary.adversary_support = static_cast<int>(solution.adversary.size());
   summary.seconds = seconds_since(start);

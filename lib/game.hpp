@@ -50,6 +50,18 @@ class Game {
   virtual BestResponse<Action> adversary_best_response(
       const MixedStrategy<Action>& predictor) const = 0;
 
+  // Further pure actions worth adding alongside the best response, e.g. the best action of each
+  // size the player already mixes over (values in the same units as the best responses). The
+  // double oracle adds those that beat the sub-game value; this only speeds convergence.
+  virtual std::vector<BestResponse<Action>> predictor_extra_responses(
+      const MixedStrategy<Action>& /*adversary*/, const MixedStrategy<Action>& /*predictor*/) const {
+    return {};
+  }
+  virtual std::vector<BestResponse<Action>> adversary_extra_responses(
+      const MixedStrategy<Action>& /*predictor*/, const MixedStrategy<Action>& /*adversary*/) const {
+    return {};
+  }
+
   double payoff(const Action& prediction, const Action& label) const {
     return score(prediction, label) - potential(label);
   }

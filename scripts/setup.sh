@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libeigen3-dev          # dense/sparse linear algebra
-  liblpsolve55-dev       # LP backend of the matrix-game solver
+  libglpk-dev            # default LP backend of the matrix-game solver
+  liblpsolve55-dev       # second LP backend
   nlohmann-json3-dev     # JSON specs, results and --json output
   libfmt-dev             # formatting
   libbenchmark-dev       # Google Benchmark (bench/)

@@ -16,6 +16,24 @@ namespace {
 
 constexpr double kExact = 1e-9;
 
+// Every case runs once per LP backend.
+const mpg::LpBackend* current_backend = nullptr;
+std::unique_ptr<mpg::LpBackend> backend_holder;
+
+#define FOR_EACH_LP_BACKEND()                                                          \
+  const std::string backend_name = GENERATE(as<std::string>{}, "glpk", "lp_solve");    \
+  INFO("LP backend " << backend_name);                                                 \
+  backend_holder = mpg::make_lp_backend(backend_name);                                 \
+  current_backend = backend_holder.get()
+
+mpg::MatrixGameSolution solve(const Eigen::MatrixXd& payoff) {
+  return mpg::solve_matrix_game(payoff, *current_backend);
+}
+
+std::unique_ptr<mpg::GrowingMatrixGame> new_game(const Eigen::MatrixXd& scores, const Eigen::VectorXd& offsets) {
+  return current_backend->new_game(scores, offsets);
+}
+
 Eigen::MatrixXd matrix(std::initializer_list<std::initializer_list<double>> rows) {
   Eigen::MatrixXd result(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(rows.begin()->size()));
   Eigen::Index i = 0;
@@ -54,7 +72,7 @@ void require_close(const Eigen::VectorXd& actual, const Eigen::VectorXd& expecte
 // Checks the value, both strategies and a zero duality gap.
 void require_equilibrium(const Eigen::MatrixXd& payoff, double value, const Eigen::VectorXd& row_strategy,
                          const Eigen::VectorXd& column_strategy) {
-  const mpg::MatrixGameSolution solution = mpg::solve_matrix_game(payoff);
+  const mpg::MatrixGameSolution solution = solve(payoff);
   REQUIRE(solution.value == Approx(value).margin(kExact));
   require_in_simplex(solution.row_strategy);
   require_in_simplex(solution.column_strategy);
@@ -71,13 +89,15 @@ double best_response_payoff(const Eigen::MatrixXd& payoff, const Eigen::VectorXd
 }  // namespace
 
 TEST_CASE("thesis Table I game has value -2/15 with uniform strategies", "[matrix_game]") {
+  FOR_EACH_LP_BACKEND();
   const Eigen::MatrixXd payoff = matrix({{0.2, -0.3, -0.3}, {-0.3, 0.2, -0.3}, {-0.3, -0.3, 0.2}});
   require_equilibrium(payoff, -2.0 / 15.0, uniform(3), uniform(3));
 }
 
 TEST_CASE("thesis Table II game: unique row strategy, non-unique column strategy", "[matrix_game]") {
+  FOR_EACH_LP_BACKEND();
   const Eigen::MatrixXd payoff = matrix({{0, 1, 1, 1}, {1, 0.5, 0.5, 0.5}});
-  const mpg::MatrixGameSolution solution = mpg::solve_matrix_game(payoff);
+  const mpg::MatrixGameSolution solution = solve(payoff);
   REQUIRE(solution.value == Approx(2.0 / 3.0).margin(kExact));
   require_close(solution.row_strategy, vector({1.0 / 3.0, 2.0 / 3.0}));
   require_in_simplex(solution.column_strategy);
@@ -86,14 +106,16 @@ TEST_CASE("thesis Table II game: unique row strategy, non-unique column strategy
 }
 
 TEST_CASE("thesis Table II game in F1-score form has value 1/3", "[matrix_game]") {
+  FOR_EACH_LP_BACKEND();
   const Eigen::MatrixXd payoff = matrix({{1, 0, 0, 0}, {0, 0.5, 0.5, 0.5}});
-  const mpg::MatrixGameSolution solution = mpg::solve_matrix_game(payoff);
+  const mpg::MatrixGameSolution solution = solve(payoff);
   REQUIRE(solution.value == Approx(1.0 / 3.0).margin(kExact));
   REQUIRE(best_response_payoff(payoff, solution.column_strategy) == Approx(1.0 / 3.0).margin(kExact));
   REQUIRE(solution.duality_gap == Approx(0.0).margin(kExact));
 }
 
 TEST_CASE("textbook games with known unique equilibria", "[matrix_game]") {
+  FOR_EACH_LP_BACKEND();
   SECTION("3x3 with a dominated middle row") {
     require_equilibrium(matrix({{0, 4, 6}, {5, 7, 4}, {9, 6, 3}}), 4.5, vector({0.5, 0, 0.5}),
                         vector({0.25, 0, 0.75}));
@@ -138,8 +160,9 @@ TEST_CASE("textbook games with known unique equilibria", "[matrix_game]") {
 }
 
 TEST_CASE("game with a saddle row and an interval of optimal column strategies", "[matrix_game]") {
+  FOR_EACH_LP_BACKEND();
   const Eigen::MatrixXd payoff = matrix({{1, 5}, {4, 4}, {6, 2}});
-  const mpg::MatrixGameSolution solution = mpg::solve_matrix_game(payoff);
+  const mpg::MatrixGameSolution solution = solve(payoff);
   REQUIRE(solution.value == Approx(4.0).margin(kExact));
   require_close(solution.row_strategy, vector({0, 1, 0}));
   require_in_simplex(solution.column_strategy);
@@ -149,15 +172,16 @@ TEST_CASE("game with a saddle row and an interval of optimal column strategies",
 }
 
 TEST_CASE("degenerate games", "[matrix_game]") {
+  FOR_EACH_LP_BACKEND();
   SECTION("constant matrix: the value is the constant") {
-    const mpg::MatrixGameSolution solution = mpg::solve_matrix_game(Eigen::MatrixXd::Constant(3, 4, -2.5));
+    const mpg::MatrixGameSolution solution = solve(Eigen::MatrixXd::Constant(3, 4, -2.5));
     REQUIRE(solution.value == Approx(-2.5).margin(kExact));
     require_in_simplex(solution.row_strategy);
     require_in_simplex(solution.column_strategy);
     REQUIRE(solution.duality_gap == Approx(0.0).margin(kExact));
   }
   SECTION("1x1") {
-    const mpg::MatrixGameSolution solution = mpg::solve_matrix_game(matrix({{7.25}}));
+    const mpg::MatrixGameSolution solution = solve(matrix({{7.25}}));
     REQUIRE(solution.value == Approx(7.25).margin(kExact));
     require_close(solution.row_strategy, vector({1}));
     require_close(solution.column_strategy, vector({1}));
@@ -170,7 +194,7 @@ TEST_CASE("degenerate games", "[matrix_game]") {
   }
   SECTION("duplicated rows and columns keep the value") {
     const Eigen::MatrixXd payoff = matrix({{-2, -2, 3}, {-2, -2, 3}, {3, 3, -4}});
-    const mpg::MatrixGameSolution solution = mpg::solve_matrix_game(payoff);
+    const mpg::MatrixGameSolution solution = solve(payoff);
     REQUIRE(solution.value == Approx(1.0 / 12.0).margin(kExact));
     REQUIRE(solution.row_strategy(0) + solution.row_strategy(1) == Approx(7.0 / 12.0).margin(kExact));
     REQUIRE(solution.column_strategy(0) + solution.column_strategy(1) == Approx(7.0 / 12.0).margin(kExact));
@@ -181,14 +205,14 @@ TEST_CASE("degenerate games", "[matrix_game]") {
   }
   SECTION("huge offset shifts the value by exactly the offset") {
     const Eigen::MatrixXd payoff = matrix({{0, 4, 6}, {5, 7, 4}, {9, 6, 3}});
-    const mpg::MatrixGameSolution base = mpg::solve_matrix_game(payoff);
-    const mpg::MatrixGameSolution shifted = mpg::solve_matrix_game((payoff.array() + 1e6).matrix());
+    const mpg::MatrixGameSolution base = solve(payoff);
+    const mpg::MatrixGameSolution shifted = solve((payoff.array() + 1e6).matrix());
     REQUIRE(shifted.value - 1e6 == Approx(base.value).margin(1e-6));
     require_close(shifted.row_strategy, base.row_strategy);
     require_close(shifted.column_strategy, base.column_strategy);
   }
   SECTION("tiny entries keep the equilibrium") {
-    const mpg::MatrixGameSolution solution = mpg::solve_matrix_game(matrix({{-2e-6, 3e-6}, {3e-6, -4e-6}}));
+    const mpg::MatrixGameSolution solution = solve(matrix({{-2e-6, 3e-6}, {3e-6, -4e-6}}));
     REQUIRE(solution.value == Approx(1e-6 / 12.0).margin(1e-15));
     require_close(solution.row_strategy, vector({7.0 / 12.0, 5.0 / 12.0}));
     require_close(solution.column_strategy, vector({7.0 / 12.0, 5.0 / 12.0}));
@@ -196,6 +220,7 @@ TEST_CASE("degenerate games", "[matrix_game]") {
 }
 
 TEST_CASE("random games satisfy the minimax theorem", "[matrix_game]") {
+  FOR_EACH_LP_BACKEND();
   std::mt19937 generator(20240607);
   std::uniform_int_distribution<int> size(1, 12);
   std::uniform_real_distribution<double> entry(-1.0, 1.0);
@@ -205,62 +230,104 @@ TEST_CASE("random games satisfy the minimax theorem", "[matrix_game]") {
       for (Eigen::Index j = 0; j < payoff.cols(); ++j) payoff(i, j) = entry(generator);
     }
     INFO("trial " << trial << ", " << payoff.rows() << "x" << payoff.cols());
-    const mpg::MatrixGameSolution solution = mpg::solve_matrix_game(payoff);
+    const mpg::MatrixGameSolution solution = solve(payoff);
     require_in_simplex(solution.row_strategy);
     require_in_simplex(solution.column_strategy);
     REQUIRE(solution.duality_gap <= 1e-9);
     REQUIRE(solution.duality_gap >= -1e-9);
-    const mpg::MatrixGameSolution transposed = mpg::solve_matrix_game(-payoff.transpose());
+    const mpg::MatrixGameSolution transposed = solve(-payoff.transpose());
     REQUIRE(solution.value == Approx(-transposed.value).margin(1e-9));
   }
 }
 
-TEST_CASE("the lp_solve backend is named and usable directly", "[matrix_game]") {
-  const std::unique_ptr<mpg::LpBackend> backend = mpg::make_lp_solve_backend();
-  REQUIRE(backend->name() == "lp_solve");
-  const mpg::MaximinResult result = backend->maximin(matrix({{-2, 3}, {3, -4}}));
-  REQUIRE(result.value == Approx(1.0 / 12.0).margin(kExact));
-  require_close(result.strategy, vector({7.0 / 12.0, 5.0 / 12.0}));
+TEST_CASE("LP backends are found by name; GLPK is the default", "[matrix_game]") {
+  REQUIRE(mpg::make_lp_backend("lp_solve")->name() == "lp_solve");
+  REQUIRE(mpg::make_lp_backend("glpk")->name() == "glpk");
+  REQUIRE(mpg::default_lp_backend().name() == "glpk");
+  REQUIRE_THROWS_AS(mpg::make_lp_backend("cplex"), mpg::Error);
 }
 
-namespace {
-
-// Forwards to lp_solve and records the matrices it is asked to solve.
-class RecordingBackend : public mpg::LpBackend {
- public:
-  std::string name() const override { return "recording"; }
-  mpg::MaximinResult maximin(const Eigen::MatrixXd& payoff) const override {
-    requests.push_back(payoff);
-    return lp_solve->maximin(payoff);
+TEST_CASE("column offsets equal the explicit payoff S - 1 c^T", "[matrix_game]") {
+  FOR_EACH_LP_BACKEND();
+  // Large offsets, as the potentials of a big game, next to scores in [0, 1].
+  std::mt19937 generator(77);
+  std::uniform_real_distribution<double> score(0.0, 1.0);
+  std::uniform_real_distribution<double> offset(-300.0, 300.0);
+  for (int trial = 0; trial < 50; ++trial) {
+    Eigen::MatrixXd scores(1 + trial % 9, 1 + (trial * 7) % 11);
+    for (Eigen::Index i = 0; i < scores.rows(); ++i)
+      for (Eigen::Index j = 0; j < scores.cols(); ++j) scores(i, j) = score(generator);
+    Eigen::VectorXd offsets(scores.cols());
+    for (Eigen::Index j = 0; j < offsets.size(); ++j) offsets(j) = trial % 2 ? offset(generator) : 0.01 * offset(generator);
+    INFO("trial " << trial);
+    const mpg::MatrixGameSolution with_offsets = new_game(scores, offsets)->solve();
+    const Eigen::MatrixXd payoff = scores.rowwise() - offsets.transpose();
+    const mpg::MatrixGameSolution explicit_matrix = solve(payoff);
+    REQUIRE(with_offsets.value == Approx(explicit_matrix.value).margin(1e-9));
+    REQUIRE(with_offsets.duality_gap <= 1e-9);
+    require_in_simplex(with_offsets.row_strategy);
+    require_in_simplex(with_offsets.column_strategy);
   }
-  mutable std::vector<Eigen::MatrixXd> requests;
+}
 
- private:
-  std::unique_ptr<mpg::LpBackend> lp_solve = mpg::make_lp_solve_backend();
-};
+TEST_CASE("a game grown row by row and column by column equals the game solved at once", "[matrix_game]") {
+  FOR_EACH_LP_BACKEND();
+  std::mt19937 generator(4242);
+  std::uniform_real_distribution<double> entry(0.0, 1.0);
+  std::uniform_real_distribution<double> offset(-2.0, 2.0);
+  const Eigen::Index rows = 14;
+  const Eigen::Index columns = 17;
+  Eigen::MatrixXd scores(rows, columns);
+  for (Eigen::Index i = 0; i < rows; ++i)
+    for (Eigen::Index j = 0; j < columns; ++j) scores(i, j) = entry(generator);
+  Eigen::VectorXd offsets(columns);
+  for (Eigen::Index j = 0; j < columns; ++j) offsets(j) = offset(generator);
 
-}  // namespace
+  auto game = new_game(scores.topLeftCorner(1, 1), offsets.head(1));
+  Eigen::Index r = 1;
+  Eigen::Index c = 1;
+  while (r < rows || c < columns) {
+    // Solve between growth steps, as the double oracle does, so the next solve is warm-started.
+    const mpg::MatrixGameSolution partial = game->solve();
+    const Eigen::MatrixXd partial_payoff = scores.topLeftCorner(r, c).rowwise() - offsets.head(c).transpose();
+    REQUIRE(partial.value == Approx(solve(partial_payoff).value).margin(1e-9));
+    if (r < rows) {
+      game->add_row(scores.row(r).head(c).transpose());
+      ++r;
+    }
+    if (c < columns) {
+      game->add_column(scores.col(c).head(r), offsets(c));
+      ++c;
+    }
+  }
+  const mpg::MatrixGameSolution grown = game->solve();
+  const mpg::MatrixGameSolution at_once = new_game(scores, offsets)->solve();
+  REQUIRE(grown.value == Approx(at_once.value).margin(1e-9));
+  REQUIRE(grown.duality_gap <= 1e-9);
+  REQUIRE(game->rows() == rows);
+  REQUIRE(game->columns() == columns);
+}
 
-TEST_CASE("the column player's LP is the maximin LP of -A^T", "[matrix_game]") {
-  const Eigen::MatrixXd payoff = matrix({{2, 3, 1, 5}, {4, 1, 6, 0}});
-  const RecordingBackend backend;
-  const mpg::MatrixGameSolution solution = mpg::solve_matrix_game(payoff, backend);
-  REQUIRE(backend.requests.size() == 2);
-  REQUIRE(backend.requests[0] == payoff);
-  REQUIRE(backend.requests[1] == -payoff.transpose());
-  REQUIRE(solution.value == Approx(17.0 / 7.0).margin(kExact));
+TEST_CASE("growing a game checks the sizes of new rows and columns", "[matrix_game]") {
+  FOR_EACH_LP_BACKEND();
+  auto game = new_game(Eigen::MatrixXd::Ones(2, 3), Eigen::VectorXd::Zero(3));
+  REQUIRE_THROWS_AS(game->add_row(Eigen::VectorXd::Ones(2)), mpg::Error);
+  REQUIRE_THROWS_AS(game->add_column(Eigen::VectorXd::Ones(3), 0.0), mpg::Error);
+  REQUIRE_THROWS_AS(game->add_column(Eigen::VectorXd::Ones(2), std::numeric_limits<double>::quiet_NaN()), mpg::Error);
+  REQUIRE_THROWS_AS(new_game(Eigen::MatrixXd::Ones(2, 3), Eigen::VectorXd::Zero(2)), mpg::Error);
 }
 
 TEST_CASE("invalid payoff matrices are rejected", "[matrix_game]") {
+  FOR_EACH_LP_BACKEND();
   SECTION("empty") {
-    REQUIRE_THROWS_AS(mpg::solve_matrix_game(Eigen::MatrixXd(0, 0)), mpg::Error);
-    REQUIRE_THROWS_AS(mpg::solve_matrix_game(Eigen::MatrixXd(2, 0)), mpg::Error);
+    REQUIRE_THROWS_AS(solve(Eigen::MatrixXd(0, 0)), mpg::Error);
+    REQUIRE_THROWS_AS(solve(Eigen::MatrixXd(2, 0)), mpg::Error);
   }
   SECTION("non-finite entry") {
     Eigen::MatrixXd payoff = Eigen::MatrixXd::Zero(3, 4);
     payoff(2, 3) = std::numeric_limits<double>::quiet_NaN();
-    REQUIRE_THROWS_WITH(mpg::solve_matrix_game(payoff), Catch::Contains("non-finite") && Catch::Contains("(2,3)"));
+    REQUIRE_THROWS_WITH(solve(payoff), Catch::Contains("non-finite") && Catch::Contains("(2,3)"));
     payoff(2, 3) = std::numeric_limits<double>::infinity();
-    REQUIRE_THROWS_AS(mpg::solve_matrix_game(payoff), mpg::Error);
+    REQUIRE_THROWS_AS(solve(payoff), mpg::Error);
   }
 }

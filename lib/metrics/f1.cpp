@@ -152,6 +152,16 @@ class AdversaryColumn {
   mutable std::vector<double> scratch_;
 };
 
+// Distinct non-zero sizes of a strategy's actions.
+std::vector<std::size_t> sizes_in(const MixedStrategy<BinaryAction>& strategy) {
+  std::vector<std::size_t> sizes;
+  for (const auto& a : strategy.actions)
+    if (!a.empty()) sizes.push_back(a.size());
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
+}
+
 }  // namespace
 
 double f1_score(const BinaryAction& prediction, const BinaryAction& label) {
@@ -194,6 +204,31 @@ BestResponse<BinaryAction> F1Game::adversary_best_response(
   if (best.size > 0) response.action = AdversaryColumn(groups, potentials(), best.size).action();
   response.value = -best.value;
   return response;
+}
+
+std::vector<BestResponse<BinaryAction>> F1Game::predictor_extra_responses(
+    const MixedStrategy<BinaryAction>& adversary,
+    const MixedStrategy<BinaryAction>& predictor) const {
+  const MembershipGroups groups = group_by_membership(adversary, size());
+  const double expected_psi = expected_potential(adversary);
+  std::vector<BestResponse<BinaryAction>> responses;
+  for (std::size_t k : sizes_in(predictor)) {
+    const PredictorColumn column(groups, k);
+    responses.push_back({column.action(groups), column.value() - expected_psi});
+  }
+  return responses;
+}
+
+std::vector<BestResponse<BinaryAction>> F1Game::adversary_extra_responses(
+    const MixedStrategy<BinaryAction>& predictor,
+    const MixedStrategy<BinaryAction>& adversary) const {
+  const MembershipGroups groups = group_by_membership(predictor, size());
+  std::vector<BestResponse<BinaryAction>> responses;
+  for (std::size_t k : sizes_in(adversary)) {
+    const AdversaryColumn column(groups, potentials(), k);
+    responses.push_back({column.action(), -column.value()});
+  }
+  return responses;
 }
 
 }  // namespace mpg

@@ -34,6 +34,13 @@ class F1Game : public BinaryGame {
       const MixedStrategy<BinaryAction>& adversary) const override;
   BestResponse<BinaryAction> adversary_best_response(
       const MixedStrategy<BinaryAction>& predictor) const override;
+  // The best action of each size in the player's own support.
+  std::vector<BestResponse<BinaryAction>> predictor_extra_responses(
+      const MixedStrategy<BinaryAction>& adversary,
+      const MixedStrategy<BinaryAction>& predictor) const override;
+  std::vector<BestResponse<BinaryAction>> adversary_extra_responses(
+      const MixedStrategy<BinaryAction>& predictor,
+      const MixedStrategy<BinaryAction>& adversary) const override;
 };
 
 }  // namespace mpg
