@@ -82,72 +82,136 @@ class PredictorColumn {
   std::vector<double> cumulative_sum_;
 };
 
+// The examples in decreasing order of psi, shared by every adversary column of one best response:
+// within a membership group, column entries c_i = F(g, k) - psi_i increase along this order.
+struct PotentialOrder {
+  std::vector<std::uint32_t> item_at_rank;      // rank -> example, psi decreasing (ties by index)
+  std::vector<double> psi_at_rank;              // psi of item_at_rank
+  std::vector<double> psi_prefix;               // psi_prefix[r] = sum of psi over ranks < r
+  std::vector<std::vector<std::uint32_t>> group_ranks;  // per group: its items' ranks, increasing
+};
+
+PotentialOrder order_by_potential(const MembershipGroups& groups, const std::vector<double>& psi,
+                                  const std::vector<std::uint32_t>& item_at_rank) {
+  PotentialOrder order;
+  order.item_at_rank = item_at_rank;
+  const std::size_t n = psi.size();
+  order.psi_at_rank.resize(n);
+  order.psi_prefix.assign(n + 1, 0.0);
+  order.group_ranks.resize(groups.group_count());
+  for (std::size_t r = 0; r < n; ++r) {
+    const std::uint32_t i = item_at_rank[r];
+    order.psi_at_rank[r] = psi[i];
+    order.psi_prefix[r + 1] = order.psi_prefix[r] + psi[i];
+    order.group_ranks[groups.group_of_item[i]].push_back(static_cast<std::uint32_t>(r));
+  }
+  return order;
+}
+
 // Adversary column k, negated so that the size search maximizes: entries are
 // c_i = F(g(i), k) - psi_i and the column's value is -(sum of the k smallest c_i).
+//
+// With Delta = max_g F(g, k) - min_g F(g, k), the m smallest entries are every example whose psi
+// exceeds psi_(m) + Delta (the m-th largest psi) plus the smallest entries among the examples with
+// psi within Delta of psi_(m): any example with psi < psi_(m) - Delta has an entry larger than
+// those of the m examples of largest psi. The sure part is summed per group from rank counts,
+// so a column costs O(G log n + window) instead of O(n).
 class AdversaryColumn {
  public:
-  AdversaryColumn(const MembershipGroups& groups, const std::vector<double>& psi, std::size_t k)
-      : k_(k), c_(psi.size()) {
-    std::vector<double> f;
-    fill_column(groups, static_cast<double>(k), f);
-    for (std::size_t i = 0; i < psi.size(); ++i) c_[i] = f[groups.group_of_item[i]] - psi[i];
+  AdversaryColumn(const MembershipGroups& groups, const PotentialOrder& order,
+                  const std::vector<double>& psi, std::size_t k)
+      : groups_(groups), order_(order), psi_(psi), k_(k) {
+    fill_column(groups, static_cast<double>(k), f_);
+    const auto [low, high] = std::minmax_element(f_.begin(), f_.end());
+    spread_ = *high - *low;
     value_ = -smallest_sum(k_);
   }
 
   double value() const { return value_; }
   double bound_after(std::size_t) const { return infinity; }
   // Entries increase as k decreases, so for lo < k' < k the k' smallest entries of column k'
-  // sum to at least the k' smallest of this column, which is at least
-  // min_{lo < m < k} (sum of the m smallest) = (lo+1 smallest) + negatives among the next ones.
+  // sum to at least min_{lo < m < k} (sum of the m smallest of this column); prefix sums of
+  // sorted values are convex in m, smallest where m = number of negative entries.
   double bound_before(std::size_t lo) const {
-    std::vector<double>& s = scratch_;
-    s = c_;
-    const std::size_t first = lo + 1;
-    std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(first - 1), s.end());
-    double total = std::accumulate(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(first), 0.0);
-    const std::size_t more = k_ - 1 - first;  // sizes first+1 .. k-1
-    auto rest_begin = s.begin() + static_cast<std::ptrdiff_t>(first);
-    auto negatives_end = std::partition(rest_begin, s.end(), [](double v) { return v < 0.0; });
-    const auto negatives = static_cast<std::size_t>(negatives_end - rest_begin);
-    if (negatives > more) {
-      std::nth_element(rest_begin, rest_begin + static_cast<std::ptrdiff_t>(more), negatives_end);
-      negatives_end = rest_begin + static_cast<std::ptrdiff_t>(more);
-    }
-    total += std::accumulate(rest_begin, negatives_end, 0.0);
-    return -total;
+    const std::size_t m = std::clamp(negative_count(), lo + 1, k_ - 1);
+    return -smallest_sum(m);
   }
 
   BinaryAction action() const {
-    std::vector<double>& s = scratch_;
-    s = c_;
-    std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(k_ - 1), s.end());
-    const double kth = s[k_ - 1];
-    BinaryAction chosen;
-    chosen.reserve(k_);
-    std::size_t below = 0;
-    for (double v : c_) below += v < kth;
-    std::size_t ties_allowed = k_ - below;
-    for (std::size_t i = 0; i < c_.size(); ++i) {
-      if (c_[i] < kth) {
-        chosen.push_back(static_cast<std::uint32_t>(i));
-      } else if (c_[i] == kth && ties_allowed > 0) {
-        chosen.push_back(static_cast<std::uint32_t>(i));
-        --ties_allowed;
-      }
+    const Window w = window(k_);
+    BinaryAction chosen(order_.item_at_rank.begin(),
+                        order_.item_at_rank.begin() + static_cast<std::ptrdiff_t>(w.sure));
+    // From the window, the k - sure smallest entries, ties broken by the smaller example index.
+    std::vector<std::pair<double, std::uint32_t>> candidates;
+    for (std::size_t r = w.sure; r < w.end; ++r) {
+      const std::uint32_t i = order_.item_at_rank[r];
+      candidates.push_back({entry(i), i});
     }
+    const std::size_t needed = k_ - w.sure;
+    std::nth_element(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(needed - 1),
+                     candidates.end());
+    for (std::size_t j = 0; j < needed; ++j) chosen.push_back(candidates[j].second);
+    std::sort(chosen.begin(), chosen.end());
     return chosen;
   }
 
  private:
-  double smallest_sum(std::size_t m) const {
-    std::vector<double>& s = scratch_;
-    s = c_;
-    std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(m - 1), s.end());
-    return std::accumulate(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(m), 0.0);
+  struct Window {
+    std::size_t sure;  // ranks [0, sure) are certainly among the m smallest
+    std::size_t end;   // ranks [sure, end) hold the rest of them
+  };
+
+  double entry(std::uint32_t i) const { return f_[groups_.group_of_item[i]] - psi_[i]; }
+
+  Window window(std::size_t m) const {
+    const auto& psi = order_.psi_at_rank;  // decreasing
+    const double pivot = psi[m - 1];
+    // First rank with psi <= pivot + spread, first rank with psi < pivot - spread.
+    const auto sure = std::partition_point(psi.begin(), psi.end(),
+                                           [&](double v) { return v > pivot + spread_; });
+    const auto end = std::partition_point(sure, psi.end(),
+                                          [&](double v) { return v >= pivot - spread_; });
+    return {static_cast<std::size_t>(sure - psi.begin()), static_cast<std::size_t>(end - psi.begin())};
   }
 
+  double smallest_sum(std::size_t m) const {
+    const Window w = window(m);
+    // Sure part: sum_g F(g, k) * |group g among ranks < sure| - sum of psi over ranks < sure.
+    double total = -order_.psi_prefix[w.sure];
+    for (std::size_t g = 0; g < f_.size(); ++g) {
+      const auto& ranks = order_.group_ranks[g];
+      const auto count = std::lower_bound(ranks.begin(), ranks.end(), w.sure) - ranks.begin();
+      total += f_[g] * static_cast<double>(count);
+    }
+    std::vector<double>& values = scratch_;
+    values.clear();
+    for (std::size_t r = w.sure; r < w.end; ++r)
+      values.push_back(f_[groups_.group_of_item[order_.item_at_rank[r]]] - order_.psi_at_rank[r]);
+    const std::size_t needed = m - w.sure;
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(needed - 1), values.end());
+    return total + std::accumulate(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(needed), 0.0);
+  }
+
+  // Number of negative entries: per group, the examples with psi_i > F(g, k).
+  std::size_t negative_count() const {
+    std::size_t count = 0;
+    const auto& psi = order_.psi_at_rank;
+    for (std::size_t g = 0; g < f_.size(); ++g) {
+      const auto& ranks = order_.group_ranks[g];
+      count += static_cast<std::size_t>(
+          std::partition_point(ranks.begin(), ranks.end(),
+                               [&](std::uint32_t r) { return psi[r] > f_[g]; }) -
+          ranks.begin());
+    }
+    return count;
+  }
+
+  const MembershipGroups& groups_;
+  const PotentialOrder& order_;
+  const std::vector<double>& psi_;
   std::size_t k_;
-  std::vector<double> c_;
+  std::vector<double> f_;
+  double spread_ = 0.0;
   double value_ = 0.0;
   mutable std::vector<double> scratch_;
 };
@@ -169,6 +233,15 @@ double f1_score(const BinaryAction& prediction, const BinaryAction& label) {
   if (total == 0) return 1.0;
   return 2.0 * static_cast<double>(intersection_size(prediction, label)) /
          static_cast<double>(total);
+}
+
+F1Game::F1Game(std::vector<double> potentials) : BinaryGame(std::move(potentials)) {
+  item_at_rank_.resize(size());
+  std::iota(item_at_rank_.begin(), item_at_rank_.end(), 0u);
+  const auto& psi = this->potentials();
+  std::sort(item_at_rank_.begin(), item_at_rank_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return psi[a] > psi[b] || (psi[a] == psi[b] && a < b);
+  });
 }
 
 std::vector<BinaryAction> F1Game::initial_predictor_actions() const {
@@ -196,12 +269,13 @@ BestResponse<BinaryAction> F1Game::predictor_best_response(
 BestResponse<BinaryAction> F1Game::adversary_best_response(
     const MixedStrategy<BinaryAction>& predictor) const {
   const MembershipGroups groups = group_by_membership(predictor, size());
+  const PotentialOrder order = order_by_potential(groups, potentials(), item_at_rank_);
+  auto column = [&](std::size_t k) { return AdversaryColumn(groups, order, potentials(), k); };
   // Size 0: E_P[F1(Y_hat, 0^n)] - psi(0^n) = P(Y_hat = 0^n).
   SizeSearchResult empty{0, -groups.empty_action_probability, 0};
-  const SizeSearchResult best = maximize_over_sizes(
-      size(), empty, [&](std::size_t k) { return AdversaryColumn(groups, potentials(), k); });
+  const SizeSearchResult best = maximize_over_sizes(size(), empty, column);
   BestResponse<BinaryAction> response;
-  if (best.size > 0) response.action = AdversaryColumn(groups, potentials(), best.size).action();
+  if (best.size > 0) response.action = column(best.size).action();
   response.value = -best.value;
   return response;
 }
@@ -223,9 +297,10 @@ std::vector<BestResponse<BinaryAction>> F1Game::adversary_extra_responses(
     const MixedStrategy<BinaryAction>& predictor,
     const MixedStrategy<BinaryAction>& adversary) const {
   const MembershipGroups groups = group_by_membership(predictor, size());
+  const PotentialOrder order = order_by_potential(groups, potentials(), item_at_rank_);
   std::vector<BestResponse<BinaryAction>> responses;
   for (std::size_t k : sizes_in(adversary)) {
-    const AdversaryColumn column(groups, potentials(), k);
+    const AdversaryColumn column(groups, order, potentials(), k);
     responses.push_back({column.action(), -column.value()});
   }
   return responses;

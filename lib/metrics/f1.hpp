@@ -18,7 +18,7 @@ double f1_score(const BinaryAction& prediction, const BinaryAction& label);
 
 class F1Game : public BinaryGame {
  public:
-  using BinaryGame::BinaryGame;
+  explicit F1Game(std::vector<double> potentials);
 
   std::string metric_name() const override { return "f1"; }
   double score(const BinaryAction& prediction, const BinaryAction& label) const override {
@@ -41,6 +41,9 @@ class F1Game : public BinaryGame {
   std::vector<BestResponse<BinaryAction>> adversary_extra_responses(
       const MixedStrategy<BinaryAction>& predictor,
       const MixedStrategy<BinaryAction>& adversary) const override;
+
+ private:
+  std::vector<std::uint32_t> item_at_rank_;  // examples by decreasing psi (ties: smaller index)
 };
 
 }  // namespace mpg
