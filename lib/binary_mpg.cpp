@@ -76,7 +76,8 @@ BinaryMpgObjective::BinaryMpgObjective(const BinaryProblem& problem, MetricSetti
   Eigen::VectorXd y(problem.features.rows());
   for (Eigen::Index i = 0; i < y.size(); ++i) y[i] = problem.labels[static_cast<std::size_t>(i)];
   gold_features_ = problem.features.transpose() * y;
-  precision_k(settings_, problem.labels);  // validate k before any game is played
+  if (settings_.metric == BinaryMetric::precision_at_k)
+    precision_k(settings_, problem.labels);  // validate k before any game is played
 }
 
 double BinaryMpgObjective::evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) {

@@ -11,7 +11,9 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "lib/game.hpp"
@@ -26,7 +28,9 @@ struct DoubleOracleOptions {
   double max_seconds = 0.0;     // 0 = no cap
   // Drop an action from the sub-game after this many consecutive solves with probability 0
   // (0 = keep every action). Keeps the LP near the support size; the stopping test still
-  // checks best responses over ALL actions, so the result stays exact.
+  // checks best responses over ALL actions, so the result stays exact. Whenever a dropped action
+  // is generated again the patience doubles, so pruning dies out if it would cycle and the
+  // double oracle keeps its finite-termination guarantee.
   int prune_after = 3;
   // Also add each player's best action of every size it already mixes over, when profitable
   // (Game::*_extra_responses). Fewer iterations on games with large supports.
@@ -58,6 +62,7 @@ struct DoubleOracleSummary {
   int predictor_actions = 0;         // rows generated (including pruned ones)
   int adversary_actions = 0;         // columns generated (including pruned ones)
   int pruned_actions = 0;            // rows and columns dropped after idling
+  int returned_actions = 0;          // dropped actions generated again (each doubles patience)
   int predictor_support = 0;         // rows with positive probability
   int adversary_support = 0;         // columns with positive probability
   double seconds = 0.0;
@@ -87,6 +92,17 @@ MixedStrategy<Action> support_of(const std::vector<Action>& actions,
     }
   }
   return strategy;
+}
+
+// FNV-1a hash of an action's elements (actions are vectors of integers).
+template <class Action>
+std::uint64_t action_hash(const Action& action) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (const auto& element : action) {
+    h ^= static_cast<std::uint64_t>(element);
+    h *= 1099511628211ull;
+  }
+  return h ^ static_cast<std::uint64_t>(action.size());
 }
 
 // Removes the entries at the (increasing) positions from a vector.
@@ -160,6 +176,8 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
     for (Eigen::Index r = 0; r < scores.rows(); ++r) scores(r, c) = game.score(rows[r], columns[c]);
   }
   const auto sub_game = lp.new_game(scores, potentials);
+  int patience = options.prune_after;
+  std::unordered_set<std::uint64_t> pruned;  // hashes of dropped actions (collisions only add patience)
   std::vector<int> row_idle(rows.size(), 0);
   std::vector<int> column_idle(columns.size(), 0);
   int generated_rows = static_cast<int>(rows.size());
@@ -213,10 +231,11 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
       break;
     }
     // Drop actions that idled too long (never the current supports: their counters are 0).
-    const auto stale_rows = detail::update_idle(row_idle, equilibrium.row_strategy, options.prune_after);
-    const auto stale_columns =
-        detail::update_idle(column_idle, equilibrium.column_strategy, options.prune_after);
+    const auto stale_rows = detail::update_idle(row_idle, equilibrium.row_strategy, patience);
+    const auto stale_columns = detail::update_idle(column_idle, equilibrium.column_strategy, patience);
     if (!stale_rows.empty() || !stale_columns.empty()) {
+      for (auto r : stale_rows) pruned.insert(detail::action_hash(rows[static_cast<std::size_t>(r)]));
+      for (auto c : stale_columns) pruned.insert(detail::action_hash(columns[static_cast<std::size_t>(c)]));
       sub_game->remove(stale_rows, stale_columns);
       detail::erase_positions(rows, stale_rows);
       detail::erase_positions(row_idle, stale_rows);
@@ -224,7 +243,14 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
       detail::erase_positions(column_idle, stale_columns);
       summary.pruned_actions += static_cast<int>(stale_rows.size() + stale_columns.size());
     }
+    auto note_return = [&](const Action& action) {
+      if (patience > 0 && pruned.count(detail::action_hash(action))) {
+        ++summary.returned_actions;
+        patience *= 2;
+      }
+    };
     auto add_predictor_action = [&](Action action) {
+      note_return(action);
       ++generated_rows;
       row_idle.push_back(0);
       rows.push_back(std::move(action));
@@ -233,6 +259,7 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
       sub_game->add_row(row);
     };
     auto add_adversary_action = [&](Action action) {
+      note_return(action);
       ++generated_columns;
       column_idle.push_back(0);
       columns.push_back(std::move(action));
