@@ -89,8 +89,7 @@ class GlpkGame final : public GrowingMatrixGame {
     numbers.assign(1, 0);
     for (auto j : columns_to_remove) numbers.push_back(static_cast<int>(j) + 2);
     if (numbers.size() > 1) glp_del_rows(lp_, static_cast<int>(numbers.size()) - 1, numbers.data());
-    // Deleting basic variables or non-basic slacks leaves an invalid basis; rebuild a valid one.
-    if (glp_get_num_rows(lp_) != count_basic()) glp_adv_basis(lp_, 0);
+    repair_basis();
   }
 
   std::pair<Eigen::VectorXd, Eigen::VectorXd> lp_solve_strategies() override {
@@ -113,6 +112,27 @@ class GlpkGame final : public GrowingMatrixGame {
   }
 
  private:
+  // Deleting basic variables or constraints with non-basic slacks leaves too few or too many
+  // basic variables. Restore the count while keeping the rest of the warm basis: make slacks of
+  // the remaining constraints basic, or make zero-valued strategy variables non-basic. If the
+  // result is singular, the solve falls back to a fresh basis.
+  void repair_basis() {
+    int excess = count_basic() - glp_get_num_rows(lp_);
+    for (int i = 1; i <= glp_get_num_rows(lp_) && excess < 0; ++i) {
+      if (glp_get_row_stat(lp_, i) != GLP_BS) {
+        glp_set_row_stat(lp_, i, GLP_BS);
+        ++excess;
+      }
+    }
+    for (int j = glp_get_num_cols(lp_); j >= 2 && excess > 0; --j) {
+      if (glp_get_col_stat(lp_, j) == GLP_BS && glp_get_col_prim(lp_, j) == 0.0) {
+        glp_set_col_stat(lp_, j, GLP_NL);
+        --excess;
+      }
+    }
+    if (excess != 0) glp_adv_basis(lp_, 0);
+  }
+
   int count_basic() const {
     int basic = 0;
     for (int i = 1; i <= glp_get_num_rows(lp_); ++i) basic += glp_get_row_stat(lp_, i) == GLP_BS;
