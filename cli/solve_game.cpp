@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "lib/double_oracle.hpp"
 #include "lib/error.hpp"
+#include "lib/io.hpp"
 #include "lib/metrics/f1.hpp"
 #include "lib/metrics/precision_at_k.hpp"
 
@@ -16,6 +17,7 @@ Action add_solve_game(CLI::App& app) {
   struct Settings {
     std::string metric = "f1";
     std::string potentials;
+    std::string potentials_file;
     std::size_t k = 0;
     std::string adversary = "unrestricted";
     bool json = false;
@@ -29,10 +31,14 @@ Action add_solve_game(CLI::App& app) {
   command->add_option("--metric", s->metric, "f1 or precision_at_k")
       ->capture_default_str()
       ->check(CLI::IsMember({"f1", "precision_at_k"}));
-  command->add_option("--potentials", s->potentials,
-                      "Comma-separated psi_1,...,psi_n (use --potentials=-0.2,... for a "
-                      "leading minus)")
-      ->required();
+  auto* inline_potentials = command->add_option(
+      "--potentials", s->potentials,
+      "Comma-separated psi_1,...,psi_n (use --potentials=-0.2,... for a leading minus)");
+  auto* file_potentials = command->add_option(
+      "--potentials-file", s->potentials_file,
+      "File with psi_1,...,psi_n separated by commas or white space (for large n)");
+  inline_potentials->excludes(file_potentials);
+  file_potentials->excludes(inline_potentials);
   command->add_option("--k", s->k, "k of precision@k (1 <= k <= n)");
   command->add_option("--adversary", s->adversary,
                       "precision@k adversary: unrestricted (thesis, reference code) or "
@@ -43,7 +49,22 @@ Action add_solve_game(CLI::App& app) {
   add_game_options(*command, s->game);
 
   return [s] {
-    std::vector<double> psi = parse_number_list(s->potentials, "--potentials");
+    if (s->potentials.empty() && s->potentials_file.empty())
+      throw Error("give the potentials with --potentials or --potentials-file");
+    std::vector<double> psi;
+    if (!s->potentials_file.empty()) {
+      std::string text = read_file(s->potentials_file);
+      for (char& c : text)
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') c = ',';
+      // Collapse separators so that any run of commas and white space separates two numbers.
+      std::string list;
+      for (char c : text)
+        if (c != ',' || (!list.empty() && list.back() != ',')) list += c;
+      while (!list.empty() && list.back() == ',') list.pop_back();
+      psi = parse_number_list(list, s->potentials_file);
+    } else {
+      psi = parse_number_list(s->potentials, "--potentials");
+    }
     const std::size_t n = psi.size();
     std::unique_ptr<BinaryGame> game;
     if (s->metric == "f1") {

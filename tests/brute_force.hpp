@@ -22,20 +22,23 @@ inline std::vector<BinaryAction> all_binary_actions(std::size_t n) {
   return actions;
 }
 
-inline std::vector<BinaryAction> legal_predictor_actions(const Game<BinaryAction>& game,
-                                                         std::size_t n) {
+// The actions of {0,1}^n that `is_legal` accepts.
+template <class IsLegal>
+std::vector<BinaryAction> legal_actions(std::size_t n, IsLegal is_legal) {
   std::vector<BinaryAction> legal;
   for (auto& a : all_binary_actions(n))
-    if (game.is_legal_predictor_action(a)) legal.push_back(a);
+    if (is_legal(a)) legal.push_back(a);
   return legal;
+}
+
+inline std::vector<BinaryAction> legal_predictor_actions(const Game<BinaryAction>& game,
+                                                         std::size_t n) {
+  return legal_actions(n, [&](const BinaryAction& a) { return game.is_legal_predictor_action(a); });
 }
 
 inline std::vector<BinaryAction> legal_adversary_actions(const Game<BinaryAction>& game,
                                                          std::size_t n) {
-  std::vector<BinaryAction> legal;
-  for (auto& a : all_binary_actions(n))
-    if (game.is_legal_adversary_action(a)) legal.push_back(a);
-  return legal;
+  return legal_actions(n, [&](const BinaryAction& a) { return game.is_legal_adversary_action(a); });
 }
 
 // max over legal y_hat of E_Q[score(y_hat, Y) - psi(Y)].
