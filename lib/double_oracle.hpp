@@ -28,9 +28,9 @@ struct DoubleOracleOptions {
   double max_seconds = 0.0;     // 0 = no cap
   // Drop an action from the sub-game after this many consecutive solves with probability 0
   // (0 = keep every action). Keeps the LP near the support size; the stopping test still
-  // checks best responses over ALL actions, so the result stays exact. A dropped action that is
-  // generated again is kept for good, so every action is dropped at most once and the double
-  // oracle keeps its finite-termination guarantee.
+  // checks best responses over ALL actions, so the result stays exact. Whenever a dropped action
+  // is generated again the patience doubles, so pruning dies out if it would cycle and the
+  // double oracle keeps its finite-termination guarantee.
   int prune_after = 3;
   // Also add each player's best action of every size it already mixes over, when profitable
   // (Game::*_extra_responses). Fewer iterations on games with large supports.
@@ -62,7 +62,7 @@ struct DoubleOracleSummary {
   int predictor_actions = 0;         // rows generated (including pruned ones)
   int adversary_actions = 0;         // columns generated (including pruned ones)
   int pruned_actions = 0;            // rows and columns dropped after idling
-  int returned_actions = 0;          // dropped actions generated again (then kept for good)
+  int returned_actions = 0;          // dropped actions generated again (each doubles patience)
   int predictor_support = 0;         // rows with positive probability
   int adversary_support = 0;         // columns with positive probability
   double seconds = 0.0;
@@ -121,20 +121,13 @@ void erase_positions(std::vector<T>& values, const std::vector<Eigen::Index>& po
   values.resize(write);
 }
 
-// Idle counter of an action; kept = never dropped (it returned after being dropped once).
-struct Idle {
-  int solves = 0;
-  bool kept = false;
-};
-
 // Advances the idle counters of a player's actions; returns those idle for `limit` solves.
-inline std::vector<Eigen::Index> update_idle(std::vector<Idle>& idle, const Eigen::VectorXd& probabilities,
+inline std::vector<Eigen::Index> update_idle(std::vector<int>& idle, const Eigen::VectorXd& probabilities,
                                              int limit) {
   std::vector<Eigen::Index> expired;
   for (std::size_t i = 0; i < idle.size(); ++i) {
-    idle[i].solves = probabilities[static_cast<Eigen::Index>(i)] > 0.0 ? 0 : idle[i].solves + 1;
-    if (limit > 0 && !idle[i].kept && idle[i].solves >= limit)
-      expired.push_back(static_cast<Eigen::Index>(i));
+    idle[i] = probabilities[static_cast<Eigen::Index>(i)] > 0.0 ? 0 : idle[i] + 1;
+    if (limit > 0 && idle[i] >= limit) expired.push_back(static_cast<Eigen::Index>(i));
   }
   return expired;
 }
@@ -183,9 +176,10 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
     for (Eigen::Index r = 0; r < scores.rows(); ++r) scores(r, c) = game.score(rows[r], columns[c]);
   }
   const auto sub_game = lp.new_game(scores, potentials);
-  std::unordered_set<std::uint64_t> pruned;  // hashes of dropped actions (a collision only keeps one)
-  std::vector<detail::Idle> row_idle(rows.size());
-  std::vector<detail::Idle> column_idle(columns.size());
+  int patience = options.prune_after;
+  std::unordered_set<std::uint64_t> pruned;  // hashes of dropped actions (collisions only add patience)
+  std::vector<int> row_idle(rows.size(), 0);
+  std::vector<int> column_idle(columns.size(), 0);
   int generated_rows = static_cast<int>(rows.size());
   int generated_columns = static_cast<int>(columns.size());
 
@@ -237,10 +231,8 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
       break;
     }
     // Drop actions that idled too long (never the current supports: their counters are 0).
-    const auto stale_rows =
-        detail::update_idle(row_idle, equilibrium.row_strategy, options.prune_after);
-    const auto stale_columns =
-        detail::update_idle(column_idle, equilibrium.column_strategy, options.prune_after);
+    const auto stale_rows = detail::update_idle(row_idle, equilibrium.row_strategy, patience);
+    const auto stale_columns = detail::update_idle(column_idle, equilibrium.column_strategy, patience);
     if (!stale_rows.empty() || !stale_columns.empty()) {
       for (auto r : stale_rows) pruned.insert(detail::action_hash(rows[static_cast<std::size_t>(r)]));
       for (auto c : stale_columns) pruned.insert(detail::action_hash(columns[static_cast<std::size_t>(c)]));
@@ -251,22 +243,25 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
       detail::erase_positions(column_idle, stale_columns);
       summary.pruned_actions += static_cast<int>(stale_rows.size() + stale_columns.size());
     }
-    auto returning = [&](const Action& action) {
-      const bool returned = pruned.count(detail::action_hash(action)) > 0;
-      summary.returned_actions += returned;
-      return detail::Idle{0, returned};
+    auto note_return = [&](const Action& action) {
+      if (patience > 0 && pruned.count(detail::action_hash(action))) {
+        ++summary.returned_actions;
+        patience *= 2;
+      }
     };
     auto add_predictor_action = [&](Action action) {
-      row_idle.push_back(returning(action));
+      note_return(action);
       ++generated_rows;
+      row_idle.push_back(0);
       rows.push_back(std::move(action));
       Eigen::VectorXd row(sub_game->columns());
       for (Eigen::Index c = 0; c < row.size(); ++c) row[c] = game.score(rows.back(), columns[c]);
       sub_game->add_row(row);
     };
     auto add_adversary_action = [&](Action action) {
-      column_idle.push_back(returning(action));
+      note_return(action);
       ++generated_columns;
+      column_idle.push_back(0);
       columns.push_back(std::move(action));
       Eigen::VectorXd column(sub_game->rows());
       for (Eigen::Index r = 0; r < column.size(); ++r) column[r] = game.score(rows[r], columns.back());
