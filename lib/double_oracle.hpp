@@ -28,9 +28,9 @@ struct DoubleOracleOptions {
   double max_seconds = 0.0;     // 0 = no cap
   // Drop an action from the sub-game after this many consecutive solves with probability 0
   // (0 = keep every action). Keeps the LP near the support size; the stopping test still
-  // checks best responses over ALL actions, so the result stays exact. Whenever a dropped action
-  // is generated again the patience doubles, so pruning dies out if it would cycle and the
-  // double oracle keeps its finite-termination guarantee.
+  // checks best responses over ALL actions, so the result stays exact. The patience doubles
+  // whenever a dropped action is generated again and every 200 iterations, so pruning dies out
+  // on a run that would cycle or drift, and the double oracle keeps its termination guarantee.
   int prune_after = 3;
   // Also add each player's best action of every size it already mixes over, when profitable
   // (Game::*_extra_responses). Fewer iterations on games with large supports.
@@ -187,6 +187,7 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
   DoubleOracleSummary& summary = solution.summary;
   for (;;) {
     ++summary.iterations;
+    if (summary.iterations % 200 == 0) patience *= 2;
     auto t = clock::now();
     const MatrixGameSolution equilibrium = sub_game->solve();
     summary.lp_seconds += seconds_since(t);
