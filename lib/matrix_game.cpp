@@ -37,7 +37,7 @@ Eigen::VectorXd to_probabilities(const Eigen::VectorXd& weights, const char* pla
 }  // namespace
 
 GrowingMatrixGame::GrowingMatrixGame(const Eigen::MatrixXd& scores, const Eigen::VectorXd& offsets)
-    : scores_(scores), offsets_(offsets) {
+    : storage_(scores), offset_storage_(offsets), rows_(scores.rows()), columns_(scores.cols()) {
   if (scores.size() == 0)
     throw Error(fmt::format("payoff matrix is empty ({}x{})", scores.rows(), scores.cols()));
   if (offsets.size() != scores.cols())
@@ -50,8 +50,9 @@ void GrowingMatrixGame::add_row(const Eigen::VectorXd& scores) {
   if (scores.size() != columns())
     throw Error(fmt::format("a new row needs {} scores, got {}", columns(), scores.size()));
   check_finite(scores, "new row");
-  scores_.conservativeResize(rows() + 1, Eigen::NoChange);
-  scores_.row(rows() - 1) = scores.transpose();
+  if (rows_ == storage_.rows()) storage_.conservativeResize(2 * rows_ + 1, Eigen::NoChange);
+  storage_.row(rows_).head(columns_) = scores.transpose();
+  ++rows_;
   lp_add_row(scores);
 }
 
@@ -60,10 +61,13 @@ void GrowingMatrixGame::add_column(const Eigen::VectorXd& scores, double offset)
     throw Error(fmt::format("a new column needs {} scores, got {}", rows(), scores.size()));
   check_finite(scores, "new column");
   if (!std::isfinite(offset)) throw Error("a new column's offset is not finite");
-  scores_.conservativeResize(Eigen::NoChange, columns() + 1);
-  scores_.col(columns() - 1) = scores;
-  offsets_.conservativeResize(columns());
-  offsets_[columns() - 1] = offset;
+  if (columns_ == storage_.cols()) {
+    storage_.conservativeResize(Eigen::NoChange, 2 * columns_ + 1);
+    offset_storage_.conservativeResize(2 * columns_ + 1);
+  }
+  storage_.col(columns_).head(rows_) = scores;
+  offset_storage_[columns_] = offset;
+  ++columns_;
   lp_add_column(scores, offset);
 }
 
@@ -86,8 +90,12 @@ void GrowingMatrixGame::remove(const std::vector<Eigen::Index>& rows_to_remove,
   const auto kept_columns = keep(columns(), columns_to_remove);
   if (kept_rows.empty() || kept_columns.empty()) throw Error("cannot remove every row or column");
   lp_remove(rows_to_remove, columns_to_remove);
-  scores_ = Eigen::MatrixXd(scores_(kept_rows, kept_columns));
-  offsets_ = Eigen::VectorXd(offsets_(kept_columns));
+  const Eigen::MatrixXd kept_scores = storage_(kept_rows, kept_columns);
+  const Eigen::VectorXd kept_offsets = offset_storage_(kept_columns);
+  rows_ = kept_scores.rows();
+  columns_ = kept_scores.cols();
+  storage_.topLeftCorner(rows_, columns_) = kept_scores;
+  offset_storage_.head(columns_) = kept_offsets;
 }
 
 MatrixGameSolution GrowingMatrixGame::solve() {
@@ -97,9 +105,9 @@ MatrixGameSolution GrowingMatrixGame::solve() {
   solution.column_strategy = to_probabilities(q, "column");
   // Values recomputed from the strategies: v = min_j (p^T A)_j, gap = max_i (A q)_i - v.
   const Eigen::RowVectorXd row_payoffs =
-      solution.row_strategy.transpose() * scores_ - offsets_.transpose();
+      solution.row_strategy.transpose() * scores() - offsets().transpose();
   const Eigen::VectorXd column_payoffs =
-      (scores_ * solution.column_strategy).array() - offsets_.dot(solution.column_strategy);
+      (scores() * solution.column_strategy).array() - offsets().dot(solution.column_strategy);
   solution.value = row_payoffs.minCoeff();
   solution.duality_gap = column_payoffs.maxCoeff() - solution.value;
   return solution;

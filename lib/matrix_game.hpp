@@ -38,10 +38,10 @@ class GrowingMatrixGame {
   // optimality (after one retry from a fresh basis).
   MatrixGameSolution solve();
 
-  Eigen::Index rows() const { return scores_.rows(); }
-  Eigen::Index columns() const { return scores_.cols(); }
-  const Eigen::MatrixXd& scores() const { return scores_; }
-  const Eigen::VectorXd& offsets() const { return offsets_; }
+  Eigen::Index rows() const { return rows_; }
+  Eigen::Index columns() const { return columns_; }
+  auto scores() const { return storage_.topLeftCorner(rows_, columns_); }
+  auto offsets() const { return offset_storage_.head(columns_); }
 
  protected:
   GrowingMatrixGame(const Eigen::MatrixXd& scores, const Eigen::VectorXd& offsets);
@@ -53,8 +53,12 @@ class GrowingMatrixGame {
   virtual std::pair<Eigen::VectorXd, Eigen::VectorXd> lp_solve_strategies() = 0;
 
  private:
-  Eigen::MatrixXd scores_;
-  Eigen::VectorXd offsets_;
+  // Scores and offsets live in the top-left corner of storage that grows by doubling, so adding
+  // a row or column does not copy the whole matrix.
+  Eigen::MatrixXd storage_;
+  Eigen::VectorXd offset_storage_;
+  Eigen::Index rows_ = 0;
+  Eigen::Index columns_ = 0;
 };
 
 // An LP backend creates growing games; a backend implements the three lp_* hooks.
