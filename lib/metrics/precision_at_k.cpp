@@ -76,11 +76,36 @@ BestResponse<BinaryAction> PrecisionAtKGame::predictor_best_response(
   return response;
 }
 
-BestResponse<BinaryAction> PrecisionAtKGame::adversary_best_response(
-    const MixedStrategy<BinaryAction>& predictor) const {
-  // E_P[P@k(Y_hat, y)] - psi(y) = sum_{i in y} (P(Y_hat_i = 1) / k - psi_i).
+// E_P[P@k(Y_hat, y)] - psi(y) = sum_{i in y} c_i with c_i = P(Y_hat_i = 1) / k - psi_i.
+Eigen::VectorXd PrecisionAtKGame::adversary_costs(const MixedStrategy<BinaryAction>& predictor) const {
   Eigen::VectorXd cost = binary_marginals(predictor, size()) / static_cast<double>(k_);
   for (std::size_t i = 0; i < size(); ++i) cost[static_cast<Eigen::Index>(i)] -= potentials()[i];
+  return cost;
+}
+
+std::vector<BestResponse<BinaryAction>> PrecisionAtKGame::adversary_extra_responses(
+    const MixedStrategy<BinaryAction>& predictor,
+    const MixedStrategy<BinaryAction>& adversary) const {
+  std::vector<BestResponse<BinaryAction>> responses;
+  if (restriction_ == AdversaryRestriction::exactly_k) return responses;
+  const Eigen::VectorXd cost = adversary_costs(predictor);
+  std::vector<std::size_t> sizes;
+  for (const auto& a : adversary.actions)
+    if (!a.empty()) sizes.push_back(a.size());
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  for (std::size_t m : sizes) {
+    BestResponse<BinaryAction> response;
+    response.action = k_smallest(cost, m);
+    for (auto i : response.action) response.value += cost[i];
+    responses.push_back(std::move(response));
+  }
+  return responses;
+}
+
+BestResponse<BinaryAction> PrecisionAtKGame::adversary_best_response(
+    const MixedStrategy<BinaryAction>& predictor) const {
+  const Eigen::VectorXd cost = adversary_costs(predictor);
   BestResponse<BinaryAction> response;
   if (restriction_ == AdversaryRestriction::exactly_k) {
     response.action = k_smallest(cost, k_);
