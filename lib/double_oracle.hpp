@@ -177,6 +177,8 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
   }
   const auto sub_game = lp.new_game(scores, potentials);
   int patience = options.prune_after;
+  // Doubles the patience, saturating far beyond any iteration count.
+  auto grow_patience = [&patience] { patience = std::min(patience, 1 << 29) * 2; };
   std::unordered_set<std::uint64_t> pruned;  // hashes of dropped actions (collisions only add patience)
   std::vector<int> row_idle(rows.size(), 0);
   std::vector<int> column_idle(columns.size(), 0);
@@ -187,7 +189,7 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
   DoubleOracleSummary& summary = solution.summary;
   for (;;) {
     ++summary.iterations;
-    if (summary.iterations % 200 == 0) patience *= 2;
+    if (summary.iterations % 200 == 0) grow_patience();
     auto t = clock::now();
     const MatrixGameSolution equilibrium = sub_game->solve();
     summary.lp_seconds += seconds_since(t);
@@ -247,7 +249,7 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
     auto note_return = [&](const Action& action) {
       if (patience > 0 && pruned.count(detail::action_hash(action))) {
         ++summary.returned_actions;
-        patience *= 2;
+        grow_patience();
       }
     };
     auto add_predictor_action = [&](Action action) {
