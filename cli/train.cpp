@@ -94,6 +94,8 @@ Action add_train(CLI::App& app) {
                        {"objective", summary.optimizer.final_value},
                        {"gradient_norm", summary.optimizer.gradient_norm},
                        {"games", summary.games},
+                       {"game_iterations", summary.game_iterations},
+                       {"game_seconds", summary.game_seconds},
                        {"unconverged_games", summary.unconverged_games},
                        {"max_gap", summary.max_gap},
                        {"seconds", summary.optimizer.seconds}};
@@ -101,11 +103,13 @@ Action add_train(CLI::App& app) {
     if (!s->quiet)
       fmt::print(stderr,
                  "train: {} after {} iterations ({}), objective {:.10g}, {} games "
-                 "({} not converged, max gap {:.2e}), {:.2f} s\n",
+                 "({} not converged, max gap {:.2e}; {} double-oracle iterations, {:.2f} s in "
+                 "games), {:.2f} s\n",
                  summary.optimizer.converged ? "converged" : "stopped",
                  summary.optimizer.iterations, summary.optimizer.message,
                  summary.optimizer.final_value, summary.games, summary.unconverged_games,
-                 summary.max_gap, summary.optimizer.seconds);
+                 summary.max_gap, summary.game_iterations, summary.game_seconds,
+                 summary.optimizer.seconds);
   };
 }
 

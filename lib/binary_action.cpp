@@ -74,6 +74,15 @@ Eigen::VectorXd binary_marginals(const MixedStrategy<BinaryAction>& strategy, st
   return marginals;
 }
 
+std::vector<std::size_t> distinct_sizes(const MixedStrategy<BinaryAction>& strategy) {
+  std::vector<std::size_t> sizes;
+  for (const auto& a : strategy.actions)
+    if (!a.empty()) sizes.push_back(a.size());
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
+}
+
 double sum_over(const BinaryAction& action, const std::vector<double>& psi) {
   double total = 0.0;
   for (auto i : action) total += psi[i];

@@ -29,6 +29,9 @@ BinaryAction positives_of(const std::vector<int>& labels);  // indices with labe
 // Marginals m_i = P(Y_i = 1) = sum_j q_j [i in y_j] of a mixed strategy over binary actions.
 Eigen::VectorXd binary_marginals(const MixedStrategy<BinaryAction>& strategy, std::size_t n);
 
+// Distinct sizes |y| > 0 of a strategy's actions, increasing.
+std::vector<std::size_t> distinct_sizes(const MixedStrategy<BinaryAction>& strategy);
+
 // sum_{i in y} psi_i.
 double sum_over(const BinaryAction& action, const std::vector<double>& psi);
 

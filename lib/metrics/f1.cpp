@@ -85,7 +85,7 @@ class PredictorColumn {
 // The examples in decreasing order of psi, shared by every adversary column of one best response:
 // within a membership group, column entries c_i = F(g, k) - psi_i increase along this order.
 struct PotentialOrder {
-  std::vector<std::uint32_t> item_at_rank;      // rank -> example, psi decreasing (ties by index)
+  const std::vector<std::uint32_t>& item_at_rank;  // rank -> example, psi decreasing (the game's)
   std::vector<double> psi_at_rank;              // psi of item_at_rank
   std::vector<double> psi_prefix;               // psi_prefix[r] = sum of psi over ranks < r
   std::vector<std::vector<std::uint32_t>> group_ranks;  // per group: its items' ranks, increasing
@@ -93,8 +93,7 @@ struct PotentialOrder {
 
 PotentialOrder order_by_potential(const MembershipGroups& groups, const std::vector<double>& psi,
                                   const std::vector<std::uint32_t>& item_at_rank) {
-  PotentialOrder order;
-  order.item_at_rank = item_at_rank;
+  PotentialOrder order{item_at_rank, {}, {}, {}};
   const std::size_t n = psi.size();
   order.psi_at_rank.resize(n);
   order.psi_prefix.assign(n + 1, 0.0);
@@ -216,16 +215,6 @@ class AdversaryColumn {
   mutable std::vector<double> scratch_;
 };
 
-// Distinct non-zero sizes of a strategy's actions.
-std::vector<std::size_t> sizes_in(const MixedStrategy<BinaryAction>& strategy) {
-  std::vector<std::size_t> sizes;
-  for (const auto& a : strategy.actions)
-    if (!a.empty()) sizes.push_back(a.size());
-  std::sort(sizes.begin(), sizes.end());
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  return sizes;
-}
-
 }  // namespace
 
 double f1_score(const BinaryAction& prediction, const BinaryAction& label) {
@@ -286,7 +275,7 @@ std::vector<BestResponse<BinaryAction>> F1Game::predictor_extra_responses(
   const MembershipGroups groups = group_by_membership(adversary, size());
   const double expected_psi = expected_potential(adversary);
   std::vector<BestResponse<BinaryAction>> responses;
-  for (std::size_t k : sizes_in(predictor)) {
+  for (std::size_t k : distinct_sizes(predictor)) {
     const PredictorColumn column(groups, k);
     responses.push_back({column.action(groups), column.value() - expected_psi});
   }
@@ -299,7 +288,7 @@ std::vector<BestResponse<BinaryAction>> F1Game::adversary_extra_responses(
   const MembershipGroups groups = group_by_membership(predictor, size());
   const PotentialOrder order = order_by_potential(groups, potentials(), item_at_rank_);
   std::vector<BestResponse<BinaryAction>> responses;
-  for (std::size_t k : sizes_in(adversary)) {
+  for (std::size_t k : distinct_sizes(adversary)) {
     const AdversaryColumn column(groups, order, potentials(), k);
     responses.push_back({column.action(), -column.value()});
   }

@@ -89,12 +89,7 @@ std::vector<BestResponse<BinaryAction>> PrecisionAtKGame::adversary_extra_respon
   std::vector<BestResponse<BinaryAction>> responses;
   if (restriction_ == AdversaryRestriction::exactly_k) return responses;
   const Eigen::VectorXd cost = adversary_costs(predictor);
-  std::vector<std::size_t> sizes;
-  for (const auto& a : adversary.actions)
-    if (!a.empty()) sizes.push_back(a.size());
-  std::sort(sizes.begin(), sizes.end());
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  for (std::size_t m : sizes) {
+  for (std::size_t m : distinct_sizes(adversary)) {
     BestResponse<BinaryAction> response;
     response.action = k_smallest(cost, m);
     for (auto i : response.action) response.value += cost[i];
