@@ -33,7 +33,7 @@ struct DoubleOracleOptions {
   // on a run that would cycle or drift, and the double oracle keeps its termination guarantee.
   int prune_after = 3;
   // Also add each player's best action of every size it already mixes over, when profitable
-  // (Game::*_extra_responses). Fewer iterations on games with large supports.
+  // (Game::*_responses). Fewer iterations on games with large supports.
   bool extra_responses = true;
   const LpBackend* lp_backend = nullptr;  // nullptr = default_lp_backend() (GLPK)
 };
@@ -197,9 +197,18 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
     solution.adversary = detail::support_of(columns, equilibrium.column_strategy);
 
     t = clock::now();
-    BestResponse<Action> row_response = game.predictor_best_response(solution.adversary);
-    BestResponse<Action> column_response = game.adversary_best_response(solution.predictor);
+    // Best responses first, then the game's further profitable actions (if enabled).
+    std::vector<BestResponse<Action>> row_responses =
+        options.extra_responses
+            ? game.predictor_responses(solution.adversary, solution.predictor)
+            : std::vector<BestResponse<Action>>{game.predictor_best_response(solution.adversary)};
+    std::vector<BestResponse<Action>> column_responses =
+        options.extra_responses
+            ? game.adversary_responses(solution.predictor, solution.adversary)
+            : std::vector<BestResponse<Action>>{game.adversary_best_response(solution.predictor)};
     summary.best_response_seconds += seconds_since(t);
+    BestResponse<Action>& row_response = row_responses.front();
+    BestResponse<Action>& column_response = column_responses.front();
 
     summary.value = equilibrium.value;
     summary.predictor_response_value = row_response.value;
@@ -273,18 +282,18 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
     if (add_row) add_predictor_action(std::move(row_response.action));
     if (add_column) add_adversary_action(std::move(column_response.action));
     // Profitable deviations beyond the best responses (e.g. one per action size in use).
-    t = clock::now();
-    if (options.extra_responses) {
-      for (auto& extra : game.predictor_extra_responses(solution.adversary, solution.predictor))
-        if (extra.value > equilibrium.value + threshold && !detail::contains(rows, extra.action) &&
-            (options.max_actions == 0 || rows.size() < cap))
-          add_predictor_action(std::move(extra.action));
-      for (auto& extra : game.adversary_extra_responses(solution.predictor, solution.adversary))
-        if (extra.value < equilibrium.value - threshold && !detail::contains(columns, extra.action) &&
-            (options.max_actions == 0 || columns.size() < cap))
-          add_adversary_action(std::move(extra.action));
+    for (std::size_t j = 1; j < row_responses.size(); ++j) {
+      auto& extra = row_responses[j];
+      if (extra.value > equilibrium.value + threshold && !detail::contains(rows, extra.action) &&
+          (options.max_actions == 0 || rows.size() < cap))
+        add_predictor_action(std::move(extra.action));
     }
-    summary.best_response_seconds += seconds_since(t);
+    for (std::size_t j = 1; j < column_responses.size(); ++j) {
+      auto& extra = column_responses[j];
+      if (extra.value < equilibrium.value - threshold && !detail::contains(columns, extra.action) &&
+          (options.max_actions == 0 || columns.size() < cap))
+        add_adversary_action(std::move(extra.action));
+    }
   }
   summary.predictor_actions = generated_rows;
   summary.adversary_actions = generated_columns;

@@ -50,16 +50,17 @@ class Game {
   virtual BestResponse<Action> adversary_best_response(
       const MixedStrategy<Action>& predictor) const = 0;
 
-  // Further pure actions worth adding alongside the best response, e.g. the best action of each
-  // size the player already mixes over (values in the same units as the best responses). The
-  // double oracle adds those that beat the sub-game value; this only speeds convergence.
-  virtual std::vector<BestResponse<Action>> predictor_extra_responses(
-      const MixedStrategy<Action>& /*adversary*/, const MixedStrategy<Action>& /*predictor*/) const {
-    return {};
+  // The best response first, then further pure actions worth adding, e.g. the best action of
+  // each size the player already mixes over (`own` is the player's current strategy). The double
+  // oracle adds those that beat the sub-game value; they only speed convergence. One call lets a
+  // metric build its view of the opponent's strategy once for all of them.
+  virtual std::vector<BestResponse<Action>> predictor_responses(
+      const MixedStrategy<Action>& adversary, const MixedStrategy<Action>& /*own*/) const {
+    return {predictor_best_response(adversary)};
   }
-  virtual std::vector<BestResponse<Action>> adversary_extra_responses(
-      const MixedStrategy<Action>& /*predictor*/, const MixedStrategy<Action>& /*adversary*/) const {
-    return {};
+  virtual std::vector<BestResponse<Action>> adversary_responses(
+      const MixedStrategy<Action>& predictor, const MixedStrategy<Action>& /*own*/) const {
+    return {adversary_best_response(predictor)};
   }
 
   double payoff(const Action& prediction, const Action& label) const {

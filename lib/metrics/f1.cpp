@@ -243,54 +243,47 @@ std::vector<BinaryAction> F1Game::initial_adversary_actions() const {
 
 BestResponse<BinaryAction> F1Game::predictor_best_response(
     const MixedStrategy<BinaryAction>& adversary) const {
-  const MembershipGroups groups = group_by_membership(adversary, size());
-  // Size 0: F1(0^n, y) = 1 only against y = 0^n.
-  SizeSearchResult empty{0, groups.empty_action_probability, 0};
-  const SizeSearchResult best = maximize_over_sizes(
-      size(), empty, [&](std::size_t k) { return PredictorColumn(groups, k); });
-  BestResponse<BinaryAction> response;
-  if (best.size > 0) response.action = PredictorColumn(groups, best.size).action(groups);
-  // psi does not depend on y_hat (Eq. 3.11a); subtract E_Q[psi] to express it in payoff units.
-  response.value = best.value - expected_potential(adversary);
-  return response;
+  return predictor_responses(adversary, {}).front();
 }
 
 BestResponse<BinaryAction> F1Game::adversary_best_response(
     const MixedStrategy<BinaryAction>& predictor) const {
-  const MembershipGroups groups = group_by_membership(predictor, size());
-  const PotentialOrder order = order_by_potential(groups, potentials(), item_at_rank_);
-  auto column = [&](std::size_t k) { return AdversaryColumn(groups, order, potentials(), k); };
-  // Size 0: E_P[F1(Y_hat, 0^n)] - psi(0^n) = P(Y_hat = 0^n).
-  SizeSearchResult empty{0, -groups.empty_action_probability, 0};
-  const SizeSearchResult best = maximize_over_sizes(size(), empty, column);
-  BestResponse<BinaryAction> response;
-  if (best.size > 0) response.action = column(best.size).action();
-  response.value = -best.value;
-  return response;
+  return adversary_responses(predictor, {}).front();
 }
 
-std::vector<BestResponse<BinaryAction>> F1Game::predictor_extra_responses(
-    const MixedStrategy<BinaryAction>& adversary,
-    const MixedStrategy<BinaryAction>& predictor) const {
+std::vector<BestResponse<BinaryAction>> F1Game::predictor_responses(
+    const MixedStrategy<BinaryAction>& adversary, const MixedStrategy<BinaryAction>& own) const {
   const MembershipGroups groups = group_by_membership(adversary, size());
+  // psi does not depend on y_hat (Eq. 3.11a); subtract E_Q[psi] to express values in payoff units.
   const double expected_psi = expected_potential(adversary);
-  std::vector<BestResponse<BinaryAction>> responses;
-  for (std::size_t k : distinct_sizes(predictor)) {
+  // Size 0: F1(0^n, y) = 1 only against y = 0^n.
+  SizeSearchResult empty{0, groups.empty_action_probability, 0};
+  const SizeSearchResult best = maximize_over_sizes(
+      size(), empty, [&](std::size_t k) { return PredictorColumn(groups, k); });
+  std::vector<BestResponse<BinaryAction>> responses(1);
+  if (best.size > 0) responses[0].action = PredictorColumn(groups, best.size).action(groups);
+  responses[0].value = best.value - expected_psi;
+  for (std::size_t k : distinct_sizes(own)) {
     const PredictorColumn column(groups, k);
     responses.push_back({column.action(groups), column.value() - expected_psi});
   }
   return responses;
 }
 
-std::vector<BestResponse<BinaryAction>> F1Game::adversary_extra_responses(
-    const MixedStrategy<BinaryAction>& predictor,
-    const MixedStrategy<BinaryAction>& adversary) const {
+std::vector<BestResponse<BinaryAction>> F1Game::adversary_responses(
+    const MixedStrategy<BinaryAction>& predictor, const MixedStrategy<BinaryAction>& own) const {
   const MembershipGroups groups = group_by_membership(predictor, size());
   const PotentialOrder order = order_by_potential(groups, potentials(), item_at_rank_);
-  std::vector<BestResponse<BinaryAction>> responses;
-  for (std::size_t k : distinct_sizes(adversary)) {
-    const AdversaryColumn column(groups, order, potentials(), k);
-    responses.push_back({column.action(), -column.value()});
+  auto column = [&](std::size_t k) { return AdversaryColumn(groups, order, potentials(), k); };
+  // Size 0: E_P[F1(Y_hat, 0^n)] - psi(0^n) = P(Y_hat = 0^n).
+  SizeSearchResult empty{0, -groups.empty_action_probability, 0};
+  const SizeSearchResult best = maximize_over_sizes(size(), empty, column);
+  std::vector<BestResponse<BinaryAction>> responses(1);
+  if (best.size > 0) responses[0].action = column(best.size).action();
+  responses[0].value = -best.value;
+  for (std::size_t k : distinct_sizes(own)) {
+    const AdversaryColumn size_k = column(k);
+    responses.push_back({size_k.action(), -size_k.value()});
   }
   return responses;
 }

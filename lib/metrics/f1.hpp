@@ -34,13 +34,13 @@ class F1Game : public BinaryGame {
       const MixedStrategy<BinaryAction>& adversary) const override;
   BestResponse<BinaryAction> adversary_best_response(
       const MixedStrategy<BinaryAction>& predictor) const override;
-  // The best action of each size in the player's own support.
-  std::vector<BestResponse<BinaryAction>> predictor_extra_responses(
+  // The best response, then the best action of each size in the player's own support.
+  std::vector<BestResponse<BinaryAction>> predictor_responses(
       const MixedStrategy<BinaryAction>& adversary,
-      const MixedStrategy<BinaryAction>& predictor) const override;
-  std::vector<BestResponse<BinaryAction>> adversary_extra_responses(
+      const MixedStrategy<BinaryAction>& own) const override;
+  std::vector<BestResponse<BinaryAction>> adversary_responses(
       const MixedStrategy<BinaryAction>& predictor,
-      const MixedStrategy<BinaryAction>& adversary) const override;
+      const MixedStrategy<BinaryAction>& own) const override;
 
  private:
   std::vector<std::uint32_t> item_at_rank_;  // examples by decreasing psi (ties: smaller index)

@@ -83,13 +83,12 @@ Eigen::VectorXd PrecisionAtKGame::adversary_costs(const MixedStrategy<BinaryActi
   return cost;
 }
 
-std::vector<BestResponse<BinaryAction>> PrecisionAtKGame::adversary_extra_responses(
-    const MixedStrategy<BinaryAction>& predictor,
-    const MixedStrategy<BinaryAction>& adversary) const {
-  std::vector<BestResponse<BinaryAction>> responses;
-  if (restriction_ == AdversaryRestriction::exactly_k) return responses;
+std::vector<BestResponse<BinaryAction>> PrecisionAtKGame::adversary_responses(
+    const MixedStrategy<BinaryAction>& predictor, const MixedStrategy<BinaryAction>& own) const {
   const Eigen::VectorXd cost = adversary_costs(predictor);
-  for (std::size_t m : distinct_sizes(adversary)) {
+  std::vector<BestResponse<BinaryAction>> responses{adversary_best_response(cost)};
+  if (restriction_ == AdversaryRestriction::exactly_k) return responses;
+  for (std::size_t m : distinct_sizes(own)) {
     BestResponse<BinaryAction> response;
     response.action = k_smallest(cost, m);
     for (auto i : response.action) response.value += cost[i];
@@ -100,7 +99,10 @@ std::vector<BestResponse<BinaryAction>> PrecisionAtKGame::adversary_extra_respon
 
 BestResponse<BinaryAction> PrecisionAtKGame::adversary_best_response(
     const MixedStrategy<BinaryAction>& predictor) const {
-  const Eigen::VectorXd cost = adversary_costs(predictor);
+  return adversary_best_response(adversary_costs(predictor));
+}
+
+BestResponse<BinaryAction> PrecisionAtKGame::adversary_best_response(const Eigen::VectorXd& cost) const {
   BestResponse<BinaryAction> response;
   if (restriction_ == AdversaryRestriction::exactly_k) {
     response.action = k_smallest(cost, k_);
@@ -109,7 +111,6 @@ BestResponse<BinaryAction> PrecisionAtKGame::adversary_best_response(
       if (cost[static_cast<Eigen::Index>(i)] < 0.0)
         response.action.push_back(static_cast<std::uint32_t>(i));
   }
-  response.value = 0.0;
   for (auto i : response.action) response.value += cost[i];
   return response;
 }

@@ -43,14 +43,15 @@ class PrecisionAtKGame : public BinaryGame {
       const MixedStrategy<BinaryAction>& adversary) const override;
   BestResponse<BinaryAction> adversary_best_response(
       const MixedStrategy<BinaryAction>& predictor) const override;
-  // Unrestricted adversary: its best action of each size it already mixes over (the m smallest
-  // c_i). The predictor's actions all have size k, so it has none.
-  std::vector<BestResponse<BinaryAction>> adversary_extra_responses(
+  // The best response, then, for the unrestricted adversary, its best action of each size it
+  // already mixes over (the m smallest c_i). The predictor's actions all have size k.
+  std::vector<BestResponse<BinaryAction>> adversary_responses(
       const MixedStrategy<BinaryAction>& predictor,
-      const MixedStrategy<BinaryAction>& adversary) const override;
+      const MixedStrategy<BinaryAction>& own) const override;
 
  private:
   Eigen::VectorXd adversary_costs(const MixedStrategy<BinaryAction>& predictor) const;
+  BestResponse<BinaryAction> adversary_best_response(const Eigen::VectorXd& cost) const;
   std::size_t k_;
   AdversaryRestriction restriction_;
 };
