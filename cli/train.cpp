@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "lib/binary_mpg.hpp"
 #include "lib/io.hpp"
+#include "lib/cutting_plane_trainer.hpp"
 
 namespace mpg::cli {
 
@@ -18,9 +19,11 @@ Action add_train(CLI::App& app) {
     double positive_label = 1.0;
     double k_fraction = 0.5;
     std::string adversary = "unrestricted";
-    std::string optimizer = "lbfgs";
+    std::string optimizer = "cutting_plane";
     std::string start = "gold_direction";
     int max_iterations = 200;
+    bool max_iterations_given = false;
+    double tolerance = 1e-6;
     bool quiet = false;
     DoubleOracleOptions game;
   };
@@ -45,15 +48,28 @@ Action add_train(CLI::App& app) {
   command->add_option("--adversary", s->adversary, "precision@k adversary: unrestricted or exactly_k")
       ->capture_default_str()
       ->check(CLI::IsMember({"unrestricted", "exactly_k"}));
-  command->add_option("--optimizer", s->optimizer, "lbfgs or adadelta")
+  command->add_option("--optimizer", s->optimizer,
+                      "cutting_plane (exact: stops when the objective is certified within "
+                      "--tolerance), lbfgs or adadelta (one solved game per objective evaluation)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"lbfgs", "adadelta"}));
+      ->check(CLI::IsMember({"cutting_plane", "lbfgs", "adadelta"}));
   command->add_option("--start", s->start,
                       "Initial theta: gold_direction (unit step along Phi(x, y_gold)) or zero "
                       "(the reference code; its game at theta = 0 needs n+1 actions)")
       ->capture_default_str()
       ->check(CLI::IsMember({"gold_direction", "zero"}));
-  command->add_option("--max-iterations", s->max_iterations, "Optimizer iteration cap")
+  command
+      ->add_option_function<int>(
+          "--max-iterations",
+          [s](int value) {
+            s->max_iterations = value;
+            s->max_iterations_given = true;
+          },
+          "Optimizer iteration cap (default 200 for lbfgs/adadelta, 100000 for cutting_plane); a "
+          "capped run is reported as not converged")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--objective-tolerance", s->tolerance,
+                      "cutting_plane: stop when the objective is certified within this")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   command->add_flag("--quiet", s->quiet, "No per-iteration progress on stderr");
@@ -65,6 +81,49 @@ Action add_train(CLI::App& app) {
     settings.metric = parse_binary_metric(s->metric);
     settings.k_fraction = s->k_fraction;
     settings.restriction = parse_adversary_restriction(s->adversary);
+    if (s->optimizer == "cutting_plane") {
+      CuttingPlaneOptions options;
+      options.lambda = s->lambda;
+      options.tolerance = s->tolerance;
+      options.max_seconds = s->game.max_seconds;
+      options.extra_responses = s->game.extra_responses;
+      options.lp_backend = s->game.lp_backend;
+      if (s->max_iterations_given) options.max_iterations = s->max_iterations;
+      if (!s->quiet)
+        options.progress = [](int iteration, double upper, double lower, int rows, int columns) {
+          if (iteration % 20 == 0)
+            fmt::print(stderr, "  iteration {:5d}  objective {:.10g}  gap {:.3e}  actions {}/{}\n",
+                       iteration, upper, upper - lower, rows, columns);
+        };
+      CuttingPlaneSummary summary;
+      BinaryModel model = train_binary_mpg_cutting_plane(problem, settings, options, &summary);
+      model.positive_label = s->positive_label;
+      nlohmann::json out = model.to_json();
+      out["training"] = {{"file", s->train_path},
+                         {"examples", problem.labels.size()},
+                         {"optimizer", s->optimizer},
+                         {"converged", summary.converged},
+                         {"stop_reason", summary.status},
+                         {"iterations", summary.iterations},
+                         {"objective", summary.objective},
+                         {"lower_bound", summary.lower_bound},
+                         {"gap", summary.gap},
+                         {"cuts", summary.cuts},
+                         {"predictor_actions", summary.predictor_actions},
+                         {"adversary_actions", summary.adversary_actions},
+                         {"seconds", summary.seconds}};
+      write_file_atomically(s->model_path, out.dump(2) + "\n");
+      if (!s->quiet)
+        fmt::print(stderr,
+                   "train: {} after {} iterations: objective {:.10g} (certified gap {:.2e}), "
+                   "{} cuts, {} serious steps, {} restricted-game solves, restricted game {}x{}; {:.2f} s ({:.2f} s LP, {:.2f} s best "
+                   "responses, {:.2f} s master)\n",
+                   summary.status, summary.iterations, summary.objective, summary.gap,
+                   summary.cuts, summary.serious_steps, summary.game_iterations, summary.predictor_actions, summary.adversary_actions,
+                   summary.seconds, summary.lp_seconds, summary.best_response_seconds,
+                   summary.master_seconds);
+      return;
+    }
     TrainOptions options;
     options.lambda = s->lambda;
     options.game = s->game;

@@ -13,7 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 #include "lib/game.hpp"
@@ -28,9 +28,10 @@ struct DoubleOracleOptions {
   double max_seconds = 0.0;     // 0 = no cap
   // Drop an action from the sub-game after this many consecutive solves with probability 0
   // (0 = keep every action). Keeps the LP near the support size; the stopping test still
-  // checks best responses over ALL actions, so the result stays exact. The patience doubles
-  // whenever a dropped action is generated again and every 200 iterations, so pruning dies out
-  // on a run that would cycle or drift, and the double oracle keeps its termination guarantee.
+  // checks best responses over ALL actions, so the result stays exact. An action's own
+  // patience doubles each time it is generated again after being dropped, and every action's
+  // every 500 iterations, so pruning dies out on a run that would cycle or drift and the
+  // double oracle keeps its termination guarantee.
   int prune_after = 3;
   // Also add each player's best action of every size it already mixes over, when profitable
   // (Game::*_responses). Fewer iterations on games with large supports.
@@ -62,7 +63,7 @@ struct DoubleOracleSummary {
   int predictor_actions = 0;         // rows generated (including pruned ones)
   int adversary_actions = 0;         // columns generated (including pruned ones)
   int pruned_actions = 0;            // rows and columns dropped after idling
-  int returned_actions = 0;          // dropped actions generated again (each doubles patience)
+  int returned_actions = 0;          // dropped actions generated again (each doubles its patience)
   int predictor_support = 0;         // rows with positive probability
   int adversary_support = 0;         // columns with positive probability
   double seconds = 0.0;
@@ -121,15 +122,22 @@ void erase_positions(std::vector<T>& values, const std::vector<Eigen::Index>& po
   values.resize(write);
 }
 
-// Advances the idle counters of a player's actions; returns those idle for `limit` solves.
-inline std::vector<Eigen::Index> update_idle(std::vector<int>& idle, const Eigen::VectorXd& probabilities,
-                                             int limit) {
+// Advances the idle counters of a player's actions; returns those idle for at least their
+// patience times `scale` solves (patience 0 = never).
+inline std::vector<Eigen::Index> update_idle(std::vector<int>& idle, const std::vector<int>& patience,
+                                             const Eigen::VectorXd& probabilities, int scale) {
   std::vector<Eigen::Index> expired;
   for (std::size_t i = 0; i < idle.size(); ++i) {
     idle[i] = probabilities[static_cast<Eigen::Index>(i)] > 0.0 ? 0 : idle[i] + 1;
+    const long limit = static_cast<long>(patience[i]) * scale;
     if (limit > 0 && idle[i] >= limit) expired.push_back(static_cast<Eigen::Index>(i));
   }
   return expired;
+}
+
+// prune_after * 2^times, saturating far beyond any iteration count.
+inline int doubled_patience(int prune_after, int times) {
+  return prune_after <= 0 ? 0 : prune_after << std::min(times, 20);
 }
 
 template <class Action>
@@ -176,12 +184,13 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
     for (Eigen::Index r = 0; r < scores.rows(); ++r) scores(r, c) = game.score(rows[r], columns[c]);
   }
   const auto sub_game = lp.new_game(scores, potentials);
-  int patience = options.prune_after;
-  // Doubles the patience, saturating far beyond any iteration count.
-  auto grow_patience = [&patience] { patience = std::min(patience, 1 << 29) * 2; };
-  std::unordered_set<std::uint64_t> pruned;  // hashes of dropped actions (collisions only add patience)
+  // Times each action was dropped, by hash (a collision only adds patience).
+  std::unordered_map<std::uint64_t, int> times_pruned;
   std::vector<int> row_idle(rows.size(), 0);
   std::vector<int> column_idle(columns.size(), 0);
+  std::vector<int> row_patience(rows.size(), options.prune_after);
+  std::vector<int> column_patience(columns.size(), options.prune_after);
+  int patience_scale = 1;  // doubles every 500 iterations (saturating)
   int generated_rows = static_cast<int>(rows.size());
   int generated_columns = static_cast<int>(columns.size());
 
@@ -189,7 +198,7 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
   DoubleOracleSummary& summary = solution.summary;
   for (;;) {
     ++summary.iterations;
-    if (summary.iterations % 200 == 0) grow_patience();
+    if (summary.iterations % 500 == 0) patience_scale = std::min(patience_scale, 1 << 20) * 2;
     auto t = clock::now();
     const MatrixGameSolution equilibrium = sub_game->solve();
     summary.lp_seconds += seconds_since(t);
@@ -243,26 +252,31 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
       break;
     }
     // Drop actions that idled too long (never the current supports: their counters are 0).
-    const auto stale_rows = detail::update_idle(row_idle, equilibrium.row_strategy, patience);
-    const auto stale_columns = detail::update_idle(column_idle, equilibrium.column_strategy, patience);
+    const auto stale_rows =
+        detail::update_idle(row_idle, row_patience, equilibrium.row_strategy, patience_scale);
+    const auto stale_columns = detail::update_idle(column_idle, column_patience,
+                                                   equilibrium.column_strategy, patience_scale);
     if (!stale_rows.empty() || !stale_columns.empty()) {
-      for (auto r : stale_rows) pruned.insert(detail::action_hash(rows[static_cast<std::size_t>(r)]));
-      for (auto c : stale_columns) pruned.insert(detail::action_hash(columns[static_cast<std::size_t>(c)]));
+      for (auto r : stale_rows) ++times_pruned[detail::action_hash(rows[static_cast<std::size_t>(r)])];
+      for (auto c : stale_columns) ++times_pruned[detail::action_hash(columns[static_cast<std::size_t>(c)])];
       sub_game->remove(stale_rows, stale_columns);
       detail::erase_positions(rows, stale_rows);
       detail::erase_positions(row_idle, stale_rows);
+      detail::erase_positions(row_patience, stale_rows);
       detail::erase_positions(columns, stale_columns);
       detail::erase_positions(column_idle, stale_columns);
+      detail::erase_positions(column_patience, stale_columns);
       summary.pruned_actions += static_cast<int>(stale_rows.size() + stale_columns.size());
     }
-    auto note_return = [&](const Action& action) {
-      if (patience > 0 && pruned.count(detail::action_hash(action))) {
-        ++summary.returned_actions;
-        grow_patience();
-      }
+    // Patience of a (re)generated action: doubled for every time it was dropped before.
+    auto patience_of = [&](const Action& action) {
+      const auto found = times_pruned.find(detail::action_hash(action));
+      if (found == times_pruned.end()) return options.prune_after;
+      ++summary.returned_actions;
+      return detail::doubled_patience(options.prune_after, found->second);
     };
     auto add_predictor_action = [&](Action action) {
-      note_return(action);
+      row_patience.push_back(patience_of(action));
       ++generated_rows;
       row_idle.push_back(0);
       rows.push_back(std::move(action));
@@ -271,7 +285,7 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
       sub_game->add_row(row);
     };
     auto add_adversary_action = [&](Action action) {
-      note_return(action);
+      column_patience.push_back(patience_of(action));
       ++generated_columns;
       column_idle.push_back(0);
       columns.push_back(std::move(action));

@@ -80,6 +80,12 @@ class GlpkGame final : public GrowingMatrixGame {
     add_column_constraint(column_scores, offset);
   }
 
+  // Offsets are constraint bounds: the old basis stays dual feasible.
+  void lp_set_offsets(const Eigen::VectorXd& offsets) override {
+    for (Eigen::Index j = 0; j < offsets.size(); ++j)
+      glp_set_row_bnds(lp_, static_cast<int>(j) + 2, GLP_LO, offsets[j], 0.0);
+  }
+
   void lp_remove(const std::vector<Eigen::Index>& rows_to_remove,
                  const std::vector<Eigen::Index>& columns_to_remove) override {
     // Game row i is LP variable i + 2, game column j is LP constraint j + 2 (1-based arrays).

@@ -137,6 +137,7 @@ class LpSolveGame final : public GrowingMatrixGame {
     row_lp_->add_opponent_constraint(column_scores, offset);
     column_lp_->add_strategy_variable(column_scores, -offset);
   }
+  void lp_set_offsets(const Eigen::VectorXd&) override { build(); }
   void lp_remove(const std::vector<Eigen::Index>& rows_to_remove,
                  const std::vector<Eigen::Index>& columns_to_remove) override {
     row_lp_->remove(rows_to_remove, columns_to_remove);

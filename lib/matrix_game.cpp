@@ -71,6 +71,14 @@ void GrowingMatrixGame::add_column(const Eigen::VectorXd& scores, double offset)
   lp_add_column(scores, offset);
 }
 
+void GrowingMatrixGame::set_offsets(const Eigen::VectorXd& offsets) {
+  if (offsets.size() != columns_)
+    throw Error(fmt::format("{} column offsets for {} columns", offsets.size(), columns_));
+  check_finite(offsets, "column offset vector");
+  offset_storage_.head(columns_) = offsets;
+  lp_set_offsets(offsets);
+}
+
 void GrowingMatrixGame::remove(const std::vector<Eigen::Index>& rows_to_remove,
                                const std::vector<Eigen::Index>& columns_to_remove) {
   auto keep = [](Eigen::Index size, const std::vector<Eigen::Index>& removed) {

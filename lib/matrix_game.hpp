@@ -32,6 +32,8 @@ class GrowingMatrixGame {
   void add_row(const Eigen::VectorXd& scores);
   // Adds a column with offset c: its scores S(i, new) against the existing rows.
   void add_column(const Eigen::VectorXd& scores, double offset);
+  // Replaces every column's offset c_j (the potentials move with theta; the scores do not).
+  void set_offsets(const Eigen::VectorXd& offsets);
   // Removes rows and columns (indices into the current game, each list increasing).
   void remove(const std::vector<Eigen::Index>& rows, const std::vector<Eigen::Index>& columns);
   // Solves both LPs. Throws mpg::SolverError naming the LP status if either is not solved to
@@ -47,6 +49,7 @@ class GrowingMatrixGame {
   GrowingMatrixGame(const Eigen::MatrixXd& scores, const Eigen::VectorXd& offsets);
   virtual void lp_add_row(const Eigen::VectorXd& scores) = 0;
   virtual void lp_add_column(const Eigen::VectorXd& scores, double offset) = 0;
+  virtual void lp_set_offsets(const Eigen::VectorXd& offsets) = 0;
   virtual void lp_remove(const std::vector<Eigen::Index>& rows,
                          const std::vector<Eigen::Index>& columns) = 0;
   // Unnormalized optimal strategies of the row and the column LP.

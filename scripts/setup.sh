@@ -11,7 +11,7 @@ packages=(
   nlohmann-json3-dev     # JSON specs, results and --json output
   libfmt-dev             # formatting
   libbenchmark-dev       # Google Benchmark (bench/)
-  catch2                 # Catch2 v3 (tests/)
+  catch2                 # Catch2 (v2.13 in bookworm; tests/)
   liblbfgs-dev           # L-BFGS for the outer learner
   libcli11-dev           # command line
   libtbb-dev             # parallel loops in the harness

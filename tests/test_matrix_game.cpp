@@ -308,6 +308,30 @@ TEST_CASE("a game grown row by row and column by column equals the game solved a
   REQUIRE(game->columns() == columns);
 }
 
+TEST_CASE("new offsets on a solved game equal a fresh game with those offsets", "[matrix_game]") {
+  FOR_EACH_LP_BACKEND();
+  std::mt19937 generator(515);
+  std::uniform_real_distribution<double> entry(0.0, 1.0);
+  std::uniform_real_distribution<double> offset(-1.0, 1.0);
+  Eigen::MatrixXd scores(9, 12);
+  for (Eigen::Index i = 0; i < scores.size(); ++i) scores.data()[i] = entry(generator);
+  Eigen::VectorXd offsets(12);
+  for (Eigen::Index j = 0; j < offsets.size(); ++j) offsets(j) = offset(generator);
+  auto game = new_game(scores, offsets);
+  for (int trial = 0; trial < 20; ++trial) {
+    game->solve();  // the next solve starts from this basis
+    for (Eigen::Index j = 0; j < offsets.size(); ++j) offsets(j) = (trial % 3 + 1) * offset(generator);
+    game->set_offsets(offsets);
+    const mpg::MatrixGameSolution moved = game->solve();
+    const mpg::MatrixGameSolution fresh = new_game(scores, offsets)->solve();
+    INFO("trial " << trial);
+    REQUIRE(moved.value == Approx(fresh.value).margin(1e-9));
+    REQUIRE(moved.duality_gap <= 1e-9);
+    REQUIRE(game->offsets() == offsets);
+  }
+  REQUIRE_THROWS_AS(game->set_offsets(Eigen::VectorXd::Zero(3)), mpg::Error);
+}
+
 TEST_CASE("growing a game checks the sizes of new rows and columns", "[matrix_game]") {
   FOR_EACH_LP_BACKEND();
   auto game = new_game(Eigen::MatrixXd::Ones(2, 3), Eigen::VectorXd::Zero(3));
