@@ -32,6 +32,17 @@ if [ ${#specs[@]} -eq 0 ]; then
   "$mpg" predict --model "$model" --test "$test_file"
   exit 0
 fi
+summary="$(mktemp)"
+trap 'rm -f "$summary"' EXIT
+status=0
 for spec in "${specs[@]}"; do
-  "$mpg" run "$spec" $quick
+  echo "=== $spec ${quick}" >&2
+  "$mpg" run "$spec" $quick | tee -a "$summary" || status=1
 done
+echo
+echo "===== Summary ($(date -u +%Y-%m-%dT%H:%MZ)) ====="
+cat "$summary"
+if [ -n "$quick" ]; then
+  echo "(--quick: reduced grids, results/*.quick.*; the full run writes results/<spec>.*)"
+fi
+exit $status

@@ -16,6 +16,7 @@ using Action = std::function<void()>;
 Action add_solve_game(CLI::App& app);
 Action add_train(CLI::App& app);
 Action add_predict(CLI::App& app);
+Action add_run(CLI::App& app);
 
 // Parses "v1,v2,..." into finite doubles; throws mpg::Error naming the bad entry.
 std::vector<double> parse_number_list(const std::string& text, const std::string& what);

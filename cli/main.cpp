@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   const auto solve = mpg::cli::add_solve_game(app);
   const auto train = mpg::cli::add_train(app);
   const auto predict = mpg::cli::add_predict(app);
+  const auto run = mpg::cli::add_run(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("solve-game")) solve();
     if (app.got_subcommand("train")) train();
     if (app.got_subcommand("predict")) predict();
+    if (app.got_subcommand("run")) run();
   } catch (const mpg::Error& e) {
     fmt::print(stderr, "mpg: error: {}\n", e.what());
     return 1;

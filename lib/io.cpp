@@ -1,15 +1,98 @@
 #include "lib/io.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <memory>
+#include <string_view>
+#include <system_error>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "lib/error.hpp"
 
 namespace mpg {
+namespace {
+
+constexpr std::size_t kFirstBufferBytes = std::size_t{1} << 16;
+constexpr std::size_t kMaxReadBytes = std::size_t{1} << 26;  // per call; gzread counts in int
+
+bool ends_with_gz(std::string_view path) { return path.ends_with(".gz"); }
+
+// Calls `read_some(buffer, capacity) -> bytes read` until it returns 0, reading straight into
+// the result, which doubles when full. The first buffer holds `size_hint` bytes and one more, so
+// a file of exactly the hinted size is read without growing.
+template <typename ReadSome>
+std::string read_chunks(std::size_t size_hint, ReadSome read_some) {
+  std::string text(std::max(size_hint + 1, kFirstBufferBytes), '\0');
+  std::size_t used = 0;
+  for (;;) {
+    if (used == text.size()) text.resize(2 * text.size());
+    const std::size_t got =
+        read_some(text.data() + used, std::min(text.size() - used, kMaxReadBytes));
+    if (got == 0) break;
+    used += got;
+  }
+  text.resize(used);
+  return text;
+}
+
+std::string read_plain(const std::string& path, std::size_t size_hint) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "cannot open file");
+  std::string text = read_chunks(size_hint, [&in](char* buffer, std::size_t capacity) {
+    in.read(buffer, static_cast<std::streamsize>(capacity));
+    return static_cast<std::size_t>(in.gcount());
+  });
+  if (in.bad()) throw InputError(path, "cannot read file");
+  return text;
+}
+
+struct GzCloser {
+  void operator()(gzFile file) const { gzclose(file); }
+};
+
+// zlib's error code for `file` and its reason, without the "<path>: " zlib puts in front.
+int gzip_error(gzFile file, const std::string& path, std::string& reason) {
+  int code = Z_OK;
+  std::string_view message = gzerror(file, &code);
+  if (message.starts_with(path + ": ")) message.remove_prefix(path.size() + 2);
+  reason = message;
+  return code;
+}
+
+// Decompresses a gzip file (several concatenated members are read as one stream). Throws on a
+// file that is not gzip, a corrupt stream (zlib's reason is quoted) or a truncated one.
+std::string read_gzip(const std::string& path, std::size_t compressed_size) {
+  const std::unique_ptr<gzFile_s, GzCloser> file(gzopen(path.c_str(), "rb"));
+  if (!file) throw InputError(path, "cannot open file");
+  gzbuffer(file.get(), 1U << 17);
+  // Throws for zlib's current error state of the file, if any.
+  const auto check = [&] {
+    std::string reason;
+    const int code = gzip_error(file.get(), path, reason);
+    if (code == Z_OK) return;
+    if (code == Z_ERRNO) throw InputError(path, "cannot read file");
+    // A stream that stops early is not a read error for gzread, only an error state.
+    if (code == Z_BUF_ERROR) throw InputError(path, "truncated gzip data (" + reason + ")");
+    throw InputError(path, "corrupt gzip data (" + reason + ")");
+  };
+  // Compressed text is typically several times smaller, so start a few times larger.
+  std::string text = read_chunks(4 * compressed_size, [&](char* buffer, std::size_t capacity) {
+    const int got = gzread(file.get(), buffer, static_cast<unsigned>(capacity));
+    if (got < 0) check();
+    return static_cast<std::size_t>(std::max(got, 0));
+  });
+  check();
+  // zlib passes input without a gzip header through unchanged; a .gz name promises gzip.
+  if (gzdirect(file.get())) throw InputError(path, "not a gzip file");
+  return text;
+}
+
+}  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& content) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
@@ -33,11 +116,13 @@ void write_file_atomically(const std::string& path, const std::string& content) 
 }
 
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, std::string("cannot open file (") + std::strerror(errno) + ")");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  std::error_code ignored;
+  // Opening a directory succeeds and reading it yields nothing, so refuse it up front.
+  if (std::filesystem::is_directory(path, ignored)) throw InputError(path, "cannot open file");
+  std::error_code no_size;  // pipes and the like have none; the size is only a hint
+  const std::uintmax_t size = std::filesystem::file_size(path, no_size);
+  const std::size_t size_hint = no_size ? 0 : static_cast<std::size_t>(size);
+  return ends_with_gz(path) ? read_gzip(path, size_hint) : read_plain(path, size_hint);
 }
 
 }  // namespace mpg

@@ -1,5 +1,6 @@
-// LIBSVM reader: loads the whole file into memory, parses it in place with std::from_chars into
-// CSR arrays and copies those into the row-major feature matrix.
+// LIBSVM reader: loads the whole file into memory with mpg::read_file (so .gz files are inflated),
+// parses it in place with std::from_chars into CSR arrays and copies those into the row-major
+// feature matrix.
 #include "lib/libsvm.hpp"
 
 #include <fmt/format.h>
@@ -7,13 +8,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <string_view>
 #include <system_error>
 
 #include "lib/error.hpp"
+#include "lib/io.hpp"
 
 namespace mpg {
 namespace {
@@ -21,18 +21,6 @@ namespace {
 using FeatureMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 using StorageIndex = FeatureMatrix::StorageIndex;
 constexpr long kMaxStorageIndex = std::numeric_limits<StorageIndex>::max();
-
-std::string read_whole_file(const std::string& path) {
-  std::error_code size_error;
-  const auto size = std::filesystem::file_size(path, size_error);  // fails for directories too
-  std::ifstream in(path, std::ios::binary);
-  if (size_error || !in) throw InputError(path, "cannot open file");
-  std::string text(size, '\0');
-  if (!in.read(text.data(), static_cast<std::streamsize>(size))) {
-    throw InputError(path, "cannot read file");
-  }
-  return text;
-}
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
@@ -184,7 +172,7 @@ ParsedRows parse_rows(std::string_view text, double bias, LibsvmData& data) {
 LibsvmData read_libsvm(const std::string& path, const LibsvmReadOptions& options) {
   LibsvmData data;
   data.path = path;
-  ParsedRows rows = parse_rows(read_whole_file(path), options.bias, data);  // text freed here
+  ParsedRows rows = parse_rows(read_file(path), options.bias, data);  // text freed here
   if (data.labels.empty()) throw InputError(path, "no examples");
 
   long column_count = std::max(options.min_features, rows.max_index);

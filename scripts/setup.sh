@@ -15,6 +15,7 @@ packages=(
   liblbfgs-dev           # L-BFGS for the outer learner
   libcli11-dev           # command line
   libtbb-dev             # parallel loops in the harness
+  zlib1g-dev             # gzipped data files (LIBSVM .t.gz, CoNLL-2003)
   time                   # /usr/bin/time -v for memory figures in bench/
 )
 

@@ -1,0 +1,534 @@
+// Spec -> cells -> cached results -> tables. Protocol (thesis §5.1 and the authors' evaluation
+// code): a seeded random `validation_fraction` of the training file is held out; every grid
+// point is trained on the rest and scored on the held-out part (for MPG one game over the whole
+// part); the grid point with the best validation score (first in grid order among ties) is
+// scored on the test file (one game over the whole file) with the same model, not retrained.
+#include <fmt/format.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include "baselines/logistic_regression.hpp"
+#include "lib/cutting_plane_trainer.hpp"
+#include "lib/error.hpp"
+#include "lib/harness/experiment.hpp"
+#include "lib/io.hpp"
+#include "lib/metrics/f1.hpp"
+#include "lib/metrics/precision_at_k.hpp"
+#include "lib/sha256.hpp"
+
+namespace mpg::harness {
+namespace {
+
+using nlohmann::json;
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t) {
+  return std::chrono::duration<double>(clock_type::now() - t).count();
+}
+
+// "git describe"-like revision of the source tree, "-dirty" if it has uncommitted changes.
+std::string source_revision() {
+  auto run = [](const std::string& command) {
+    std::string out;
+    if (FILE* pipe = popen(command.c_str(), "r")) {
+      char buffer[256];
+      while (fgets(buffer, sizeof buffer, pipe)) out += buffer;
+      pclose(pipe);
+    }
+    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+    return out;
+  };
+  const std::string dir = MPG_SOURCE_DIR;
+  std::string revision = run("git -C '" + dir + "' rev-parse --short=12 HEAD 2>/dev/null");
+  if (revision.empty()) return "unknown";
+  if (!run("git -C '" + dir + "' status --porcelain --untracked-files=no 2>/dev/null").empty())
+    revision += "-dirty";
+  return revision;
+}
+
+SparseRowMatrix select_rows(const SparseRowMatrix& x, const std::vector<std::size_t>& rows) {
+  SparseRowMatrix out(static_cast<Eigen::Index>(rows.size()), x.cols());
+  std::vector<Eigen::Triplet<double>> entries;
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    for (SparseRowMatrix::InnerIterator it(x, static_cast<Eigen::Index>(rows[r])); it; ++it)
+      entries.emplace_back(static_cast<Eigen::Index>(r), it.col(), it.value());
+  out.setFromTriplets(entries.begin(), entries.end());
+  return out;
+}
+
+// One dataset of the spec: its files, split, and binary tasks.
+struct Dataset {
+  std::string label;
+  std::string registry;
+  std::string variant;
+  DataFile train_file;
+  DataFile test_file;
+  SparseRowMatrix train;       // training part of the split
+  SparseRowMatrix validation;  // held-out part
+  std::vector<double> train_labels, validation_labels;
+  std::vector<double> positive_labels;  // one binary task per entry
+  bool one_vs_rest = false;
+};
+
+struct Task {
+  const Dataset* dataset;
+  double positive_label;
+  std::string name() const {
+    return dataset->one_vs_rest ? fmt::format("{}/class {}", dataset->label, positive_label)
+                                : dataset->label;
+  }
+};
+
+std::vector<int> binary(const std::vector<double>& labels, double positive) {
+  std::vector<int> out(labels.size());
+  for (std::size_t i = 0; i < labels.size(); ++i) out[i] = labels[i] == positive ? 1 : 0;
+  return out;
+}
+
+struct Cell {
+  Task task;
+  std::string method;
+  json method_spec;
+  std::string parameter_name;  // "lambda" or "C"
+  double parameter = 0.0;
+  int grid_index = 0;
+};
+
+class Experiment {
+ public:
+  Experiment(json spec, std::string spec_path, const RunOptions& options)
+      : spec_(std::move(spec)), spec_path_(std::move(spec_path)), options_(options) {
+    name_ = spec_["name"].get<std::string>();
+    metric_ = spec_["metric"].get<std::string>();
+    k_fraction_ = spec_.value("k_fraction", 0.5);
+    tolerance_ = spec_.value("tolerance", 0.01);
+    revision_ = source_revision();
+    results_dir_ = options.results_directory.empty() ? std::string(MPG_SOURCE_DIR) + "/results"
+                                                     : options.results_directory;
+    cache_dir_ = (options.cache_directory.empty() ? results_dir_ + "/.cache" : options.cache_directory) +
+                 "/" + name_;
+  }
+
+  RunSummary run();
+
+ private:
+  void load_data();
+  json run_validation_cell(const Cell& cell) const;
+  json run_test_cell(const Cell& cell, const json& validation) const;
+  double score(const std::vector<int>& predicted, const std::vector<int>& gold) const;
+  json cell_key(const Cell& cell, const std::string& phase) const;
+  // Runs `compute` unless the cache holds the cell; returns the result and whether it was cached.
+  std::pair<json, bool> cached(const json& key, const std::function<json()>& compute) const;
+  void write_tables(RunSummary& summary, const std::vector<Cell>& cells,
+                    const std::vector<json>& validation, const std::map<std::string, json>& tests,
+                    double seconds) const;
+
+  json spec_;
+  std::string spec_path_;
+  RunOptions options_;
+  std::string name_, metric_, revision_, results_dir_, cache_dir_;
+  double k_fraction_ = 0.5;
+  double tolerance_ = 0.01;
+  std::vector<std::unique_ptr<Dataset>> datasets_;
+  mutable std::mutex print_mutex_;
+};
+
+void Experiment::load_data() {
+  const double fraction = spec_["protocol"]["validation_fraction"].get<double>();
+  const auto seed = spec_["protocol"]["split_seed"].get<std::uint64_t>();
+  for (const auto& [label, d] : spec_["datasets"].items()) {
+    auto dataset = std::make_unique<Dataset>();
+    dataset->label = label;
+    dataset->registry = d["registry"].get<std::string>();
+    const json& entry = dataset_registry()[dataset->registry];
+    dataset->variant = d.value("variant", entry["default_variant"].get<std::string>());
+    dataset->train_file = load_registry_file(dataset->registry, dataset->variant, "train");
+    dataset->test_file = load_registry_file(dataset->registry, dataset->variant, "test");
+    // Both files get the same feature columns (bias last).
+    const Eigen::Index columns = std::max(dataset->train_file.features.cols(), dataset->test_file.features.cols());
+    for (DataFile* f : {&dataset->train_file, &dataset->test_file}) {
+      if (f->features.cols() == columns) continue;
+      SparseRowMatrix widened(f->features.rows(), columns);
+      std::vector<Eigen::Triplet<double>> entries;
+      for (Eigen::Index r = 0; r < f->features.rows(); ++r)
+        for (SparseRowMatrix::InnerIterator it(f->features, r); it; ++it) {
+          const Eigen::Index c = it.col() == f->features.cols() - 1 ? columns - 1 : it.col();
+          entries.emplace_back(r, c, it.value());
+        }
+      widened.setFromTriplets(entries.begin(), entries.end());
+      f->features = std::move(widened);
+    }
+    const auto [train_rows, validation_rows] =
+        split_indices(dataset->train_file.labels.size(), fraction, seed);
+    dataset->train = select_rows(dataset->train_file.features, train_rows);
+    dataset->validation = select_rows(dataset->train_file.features, validation_rows);
+    for (auto r : train_rows) dataset->train_labels.push_back(dataset->train_file.labels[r]);
+    for (auto r : validation_rows) dataset->validation_labels.push_back(dataset->train_file.labels[r]);
+    dataset->one_vs_rest = d.value("one_vs_rest", false);
+    if (dataset->one_vs_rest) {
+      if (d.contains("classes")) {
+        dataset->positive_labels = d["classes"].get<std::vector<double>>();
+      } else {
+        std::set<double> classes(dataset->train_file.labels.begin(), dataset->train_file.labels.end());
+        dataset->positive_labels.assign(classes.begin(), classes.end());
+      }
+    } else {
+      dataset->positive_labels = {d["positive_label"].get<double>()};
+    }
+    datasets_.push_back(std::move(dataset));
+  }
+}
+
+double Experiment::score(const std::vector<int>& predicted, const std::vector<int>& gold) const {
+  const BinaryAction prediction = positives_of(predicted);
+  const BinaryAction label = positives_of(gold);
+  if (metric_ == "f1") return f1_score(prediction, label);
+  MetricSettings settings;
+  settings.metric = BinaryMetric::precision_at_k;
+  settings.k_fraction = k_fraction_;
+  return precision_at_k(prediction, label, precision_k(settings, gold));
+}
+
+MetricSettings settings_for(const std::string& metric, double k_fraction) {
+  MetricSettings settings;
+  settings.metric = parse_binary_metric(metric);
+  settings.k_fraction = k_fraction;
+  // The NIPS experiments restricted the P@k adversary to exactly k positives (digest §5.3).
+  settings.restriction = AdversaryRestriction::exactly_k;
+  return settings;
+}
+
+json Experiment::run_validation_cell(const Cell& cell) const {
+  const Dataset& data = *cell.task.dataset;
+  const std::vector<int> train_labels = binary(data.train_labels, cell.task.positive_label);
+  const std::vector<int> validation_labels = binary(data.validation_labels, cell.task.positive_label);
+  const std::string kind = cell.method_spec["kind"].get<std::string>();
+  json result;
+  const auto start = clock_type::now();
+  if (kind == "mpg") {
+    BinaryProblem problem{"train part", data.train, train_labels};
+    CuttingPlaneOptions options;
+    options.lambda = cell.parameter;
+    options.tolerance = cell.method_spec.value("tolerance", 1e-6);
+    options.max_seconds = cell.method_spec.value("max_seconds", 0.0);
+    CuttingPlaneSummary summary;
+    const BinaryModel model =
+        train_binary_mpg_cutting_plane(problem, settings_for(metric_, k_fraction_), options, &summary);
+    result["train_seconds"] = seconds_since(start);
+    result["training"] = {{"converged", summary.converged}, {"status", summary.status},
+                          {"objective", summary.objective}, {"gap", summary.gap},
+                          {"iterations", summary.iterations}};
+    result["weights"] = std::vector<double>(model.theta.data(), model.theta.data() + model.theta.size());
+    const auto t = clock_type::now();
+    BinaryProblem validation{"validation part", data.validation, validation_labels};
+    const BinaryPrediction prediction = predict_binary_mpg(model, validation);
+    result["validation_seconds"] = seconds_since(t);
+    result["validation_score"] = prediction.score;
+    result["validation_game"] = {{"converged", prediction.game.converged()}, {"gap", prediction.game.gap}};
+  } else if (kind == "logistic_regression") {
+    LogisticRegressionOptions options;
+    options.lambda = cell.parameter;
+    const LogisticRegressionModel model = train_logistic_regression(data.train, train_labels, options);
+    result["train_seconds"] = seconds_since(start);
+    result["weights"] = std::vector<double>(model.weights.data(), model.weights.data() + model.weights.size());
+    const auto t = clock_type::now();
+    const Eigen::VectorXd values = decision_values(model, data.validation);
+    std::vector<int> predicted;
+    if (metric_ == "f1") {
+      predicted = predict_threshold(values);
+    } else {
+      predicted = predict_top_k(values, precision_k(settings_for(metric_, k_fraction_), validation_labels));
+    }
+    result["validation_seconds"] = seconds_since(t);
+    result["validation_score"] = score(predicted, validation_labels);
+  } else {
+    result["not_implemented"] = true;
+  }
+  return result;
+}
+
+json Experiment::run_test_cell(const Cell& cell, const json& validation) const {
+  const Dataset& data = *cell.task.dataset;
+  const std::vector<int> test_labels = binary(data.test_file.labels, cell.task.positive_label);
+  const auto weights = validation["weights"].get<std::vector<double>>();
+  const Eigen::VectorXd w = Eigen::Map<const Eigen::VectorXd>(weights.data(), static_cast<Eigen::Index>(weights.size()));
+  const std::string kind = cell.method_spec["kind"].get<std::string>();
+  json result;
+  const auto start = clock_type::now();
+  if (kind == "mpg") {
+    BinaryModel model;
+    model.settings = settings_for(metric_, k_fraction_);
+    model.lambda = cell.parameter;
+    model.feature_count = w.size() - 1;
+    model.theta = w;
+    BinaryProblem test{"test file", data.test_file.features, test_labels};
+    const BinaryPrediction prediction = predict_binary_mpg(model, test);
+    result["test_score"] = prediction.score;
+    result["test_expected_score"] = prediction.expected_score;
+    result["test_game"] = {{"converged", prediction.game.converged()}, {"gap", prediction.game.gap},
+                           {"iterations", prediction.game.iterations}};
+  } else {
+    LogisticRegressionModel model;
+    model.weights = w;
+    model.lambda = cell.parameter;
+    const Eigen::VectorXd values = decision_values(model, data.test_file.features);
+    const std::vector<int> predicted =
+        metric_ == "f1" ? predict_threshold(values)
+                        : predict_top_k(values, precision_k(settings_for(metric_, k_fraction_), test_labels));
+    result["test_score"] = score(predicted, test_labels);
+  }
+  result["test_seconds"] = seconds_since(start);
+  return result;
+}
+
+json Experiment::cell_key(const Cell& cell, const std::string& phase) const {
+  const Dataset& d = *cell.task.dataset;
+  json method = cell.method_spec;
+  method.erase("lambda");
+  method.erase("C");
+  return {{"phase", phase},
+          {"revision", revision_},
+          {"metric", metric_},
+          {"k_fraction", k_fraction_},
+          {"protocol", spec_["protocol"]},
+          {"data", {d.registry, d.variant, d.train_file.sha256, d.test_file.sha256}},
+          {"positive_label", cell.task.positive_label},
+          {"method", method},
+          {cell.parameter_name, cell.parameter}};
+}
+
+std::pair<json, bool> Experiment::cached(const json& key, const std::function<json()>& compute) const {
+  const std::string file = cache_dir_ + "/" + sha256_hex(key.dump()).substr(0, 24) + ".json";
+  if (std::filesystem::exists(file)) {
+    const json stored = json::parse(read_file(file), nullptr, false);
+    if (!stored.is_discarded() && stored.is_object() && stored.value("key", json()) == key)
+      return {stored["result"], true};
+  }
+  json result = compute();
+  std::filesystem::create_directories(cache_dir_);
+  write_file_atomically(file, json{{"key", key}, {"result", result}}.dump() + "\n");
+  return {std::move(result), false};
+}
+
+RunSummary Experiment::run() {
+  const auto start = clock_type::now();
+  load_data();
+  std::vector<Cell> cells;
+  for (const auto& dataset : datasets_)
+    for (double positive : dataset->positive_labels)
+      for (const auto& [method, m] : spec_["methods"].items()) {
+        const std::string parameter = m.contains("lambda") ? "lambda" : "C";
+        int index = 0;
+        for (const auto& value : m[parameter])
+          cells.push_back({Task{dataset.get(), positive}, method, m, parameter, value.get<double>(), index++});
+      }
+  RunSummary summary;
+  summary.name = name_;
+  summary.cells = static_cast<int>(cells.size());
+  std::vector<json> validation(cells.size());
+  std::atomic<int> done{0};
+  std::atomic<int> from_cache{0};
+  const int threads = options_.threads > 0 ? options_.threads : static_cast<int>(std::thread::hardware_concurrency());
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(std::max(1, threads)));
+  auto report = [&](const std::string& what, const json& result, bool was_cached, int total) {
+    if (!options_.progress) return;
+    const std::lock_guard<std::mutex> lock(print_mutex_);
+    fmt::print(stderr, "[{}] {:>4d}/{:<4d} {}{}\n", name_, ++done, total, what,
+               was_cached ? "  (cached)" : "");
+    (void)result;
+  };
+  auto describe = [](const Cell& c) {
+    return fmt::format("{:<22} {:<6} {}={}", c.task.name(), c.method, c.parameter_name, c.parameter);
+  };
+  tbb::parallel_for(std::size_t{0}, cells.size(), [&](std::size_t i) {
+    const Cell& cell = cells[i];
+    auto [result, was_cached] = cached(cell_key(cell, "validation"), [&] { return run_validation_cell(cell); });
+    from_cache += was_cached;
+    std::string what = describe(cell);
+    if (result.contains("validation_score"))
+      what += fmt::format("  validation {} {:.4f}  ({:.1f} s)", metric_, result["validation_score"].get<double>(),
+                          result.value("train_seconds", 0.0) + result.value("validation_seconds", 0.0));
+    else
+      what += "  not implemented";
+    report(what, result, was_cached, static_cast<int>(cells.size()));
+    validation[i] = std::move(result);
+  });
+
+  // Selection: best validation score per (task, method), first in grid order among ties.
+  std::map<std::string, std::size_t> selected;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (!validation[i].contains("validation_score")) continue;
+    const std::string key = cells[i].task.name() + "\n" + cells[i].method;
+    const auto found = selected.find(key);
+    if (found == selected.end() ||
+        validation[i]["validation_score"].get<double>() > validation[found->second]["validation_score"].get<double>())
+      selected[key] = i;
+  }
+  std::vector<std::size_t> chosen;
+  for (const auto& [key, i] : selected) chosen.push_back(i);
+  std::map<std::string, json> tests;
+  std::mutex tests_mutex;
+  done = 0;
+  tbb::parallel_for(std::size_t{0}, chosen.size(), [&](std::size_t j) {
+    const Cell& cell = cells[chosen[j]];
+    auto [result, was_cached] = cached(cell_key(cell, "test"), [&] { return run_test_cell(cell, validation[chosen[j]]); });
+    from_cache += was_cached;
+    report(describe(cell) + fmt::format("  test {} {:.4f}", metric_, result["test_score"].get<double>()), result,
+           was_cached, static_cast<int>(chosen.size()));
+    const std::lock_guard<std::mutex> lock(tests_mutex);
+    tests[cell.task.name() + "\n" + cell.method] = {{"cell", chosen[j]}, {"result", result}};
+  });
+  summary.cached_cells = from_cache;
+  write_tables(summary, cells, validation, tests, seconds_since(start));
+  return summary;
+}
+
+std::string format_number(double x, int digits = 3) { return fmt::format("{:.{}f}", x, digits); }
+
+void Experiment::write_tables(RunSummary& summary, const std::vector<Cell>& cells,
+                              const std::vector<json>& validation, const std::map<std::string, json>& tests,
+                              double seconds) const {
+  const json published = spec_.value("published", json::object());
+  const json published_seconds = spec_.value("published_seconds", json::object());
+  json rows = json::array();
+  json task_rows = json::array();
+  std::vector<std::string> notes;
+  for (const auto& dataset : datasets_) {
+    for (const auto& [method, m] : spec_["methods"].items()) {
+      double total = 0.0;
+      int tasks = 0;
+      double cell_seconds = 0.0;
+      bool implemented = true;
+      std::vector<double> parameters;
+      for (std::size_t i = 0; i < cells.size(); ++i) {
+        if (cells[i].task.dataset != dataset.get() || cells[i].method != method) continue;
+        if (validation[i].value("not_implemented", false)) implemented = false;
+        cell_seconds += validation[i].value("train_seconds", 0.0) + validation[i].value("validation_seconds", 0.0);
+        if (validation[i].contains("training") && !validation[i]["training"].value("converged", true))
+          notes.push_back(fmt::format("{} {} {}={}: training {}", cells[i].task.name(), method,
+                                      cells[i].parameter_name, cells[i].parameter,
+                                      validation[i]["training"]["status"].get<std::string>()));
+      }
+      for (double positive : dataset->positive_labels) {
+        const Task task{dataset.get(), positive};
+        const auto found = tests.find(task.name() + "\n" + method);
+        if (found == tests.end()) continue;
+        const Cell& cell = cells[found->second["cell"].get<std::size_t>()];
+        const json& result = found->second["result"];
+        total += result["test_score"].get<double>();
+        cell_seconds += result.value("test_seconds", 0.0);
+        ++tasks;
+        parameters.push_back(cell.parameter);
+        task_rows.push_back({{"task", task.name()}, {"method", method}, {cell.parameter_name, cell.parameter},
+                             {"validation", validation[found->second["cell"].get<std::size_t>()]["validation_score"]},
+                             {"test", result["test_score"]}});
+        if (result.contains("test_game") && !result["test_game"].value("converged", true))
+          notes.push_back(fmt::format("{} {}: the test game did not converge (gap {:.2e})", task.name(), method,
+                                      result["test_game"]["gap"].get<double>()));
+      }
+      json row = {{"dataset", dataset->label}, {"method", method}, {"seconds", cell_seconds}};
+      if (implemented && tasks > 0) row["ours"] = total / tasks;
+      if (published.contains(method) && published[method].contains(dataset->label)) {
+        const double p = published[method][dataset->label].get<double>();
+        row["published"] = p;
+        ++summary.published_cells;
+        if (row.contains("ours")) {
+          const double delta = row["ours"].get<double>() - p;
+          row["delta"] = delta;
+          row["within_tolerance"] = std::abs(delta) <= tolerance_;
+          if (std::abs(delta) <= tolerance_) {
+            ++summary.within_tolerance;
+          } else {
+            summary.outside.push_back(fmt::format("{} {} {}: ours {:.3f} vs published {:.3f} ({:+.3f})", name_,
+                                                  dataset->label, method, row["ours"].get<double>(), p, delta));
+          }
+        } else {
+          summary.outside.push_back(fmt::format("{} {} {}: not implemented yet", name_, dataset->label, method));
+        }
+      }
+      if (published_seconds.contains(method) && published_seconds[method].contains(dataset->label))
+        row["published_seconds"] = published_seconds[method][dataset->label];
+      row["parameters"] = parameters;
+      rows.push_back(row);
+    }
+  }
+
+  // Markdown.
+  std::string md = fmt::format("# {}\n\n", spec_.value("title", name_));
+  md += fmt::format("Generated by `mpg run experiments/{}.json` at revision `{}`{}. Metric: {} on the test file "
+                    "(macro average over one-vs-rest classes where a dataset has several). Tolerance ±{}.\n\n",
+                    name_, revision_, options_.quick ? " with --quick (reduced grid)" : "", metric_, tolerance_);
+  md += "| dataset | method | ours | published | delta | within tolerance | time (s) | published time (s) |\n";
+  md += "|---|---|---|---|---|---|---|---|\n";
+  std::string csv = "dataset,method,ours,published,delta,within_tolerance,seconds,published_seconds\n";
+  auto cell_text = [](const json& row, const char* key, int digits, bool sign = false) -> std::string {
+    if (!row.contains(key)) return "";
+    return sign ? fmt::format("{:+.{}f}", row[key].get<double>(), digits) : format_number(row[key].get<double>(), digits);
+  };
+  for (const auto& row : rows) {
+    const std::string ours = row.contains("ours") ? format_number(row["ours"].get<double>()) : "not implemented";
+    const std::string within = row.contains("within_tolerance") ? (row["within_tolerance"].get<bool>() ? "yes" : "**no**") : "";
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", row["dataset"].get<std::string>(),
+                      row["method"].get<std::string>(), ours, cell_text(row, "published", 3),
+                      cell_text(row, "delta", 3, true), within, format_number(row["seconds"].get<double>(), 1),
+                      cell_text(row, "published_seconds", 0));
+    csv += fmt::format("{},{},{},{},{},{},{},{}\n", row["dataset"].get<std::string>(), row["method"].get<std::string>(),
+                       cell_text(row, "ours", 6), cell_text(row, "published", 6), cell_text(row, "delta", 6),
+                       row.contains("within_tolerance") ? (row["within_tolerance"].get<bool>() ? "true" : "false") : "",
+                       format_number(row["seconds"].get<double>(), 3), cell_text(row, "published_seconds", 0));
+  }
+  md += "\nTimes: our training of every grid point, validation and test (one core per cell, "
+        "2-core machine); published: the thesis' validation and test times.\n\n## Data\n\n";
+  for (const auto& dataset : datasets_) {
+    const json& variant = dataset_registry()[dataset->registry]["variants"][dataset->variant];
+    md += fmt::format("- **{}**: registry `{}`, variant `{}` ({}): train `{}` sha256 `{}`, test `{}` sha256 `{}`; "
+                      "split {} train / {} validation (seed {}).\n",
+                      dataset->label, dataset->registry, dataset->variant, variant.value("matches", ""),
+                      dataset_registry()[dataset->registry]["variants"][dataset->variant]["train"]["file"].get<std::string>(),
+                      dataset->train_file.sha256.substr(0, 16),
+                      dataset_registry()[dataset->registry]["variants"][dataset->variant]["test"]["file"].get<std::string>(),
+                      dataset->test_file.sha256.substr(0, 16), dataset->train.rows(), dataset->validation.rows(),
+                      spec_["protocol"]["split_seed"].get<std::uint64_t>());
+  }
+  md += "\n## Selected hyper-parameters per task\n\n| task | method | parameter | validation | test |\n|---|---|---|---|---|\n";
+  for (const auto& t : task_rows) {
+    const std::string parameter = t.contains("lambda") ? fmt::format("lambda = {}", t["lambda"].get<double>())
+                                                       : fmt::format("C = {}", t["C"].get<double>());
+    md += fmt::format("| {} | {} | {} | {:.4f} | {:.4f} |\n", t["task"].get<std::string>(), t["method"].get<std::string>(),
+                      parameter, t["validation"].get<double>(), t["test"].get<double>());
+  }
+  md += "\n## Notes\n\n";
+  for (const auto& note : spec_.value("notes", json::array())) md += "- " + note.get<std::string>() + "\n";
+  for (const auto& note : notes) md += "- " + note + "\n";
+  for (const auto& [method, m] : spec_["methods"].items())
+    if (m["kind"] == "ssvm" || m["kind"] == "ssvm_top_k")
+      md += fmt::format("- {}: the in-tree structured SVM baseline is not implemented yet (issue 3 is open).\n", method);
+
+  json out = {{"name", name_}, {"title", spec_.value("title", name_)}, {"revision", revision_},
+              {"quick", options_.quick}, {"metric", metric_}, {"tolerance", tolerance_},
+              {"seconds", seconds}, {"rows", rows}, {"tasks", task_rows}, {"notes", notes}};
+  std::filesystem::create_directories(results_dir_);
+  const std::string base = results_dir_ + "/" + name_ + (options_.quick ? ".quick" : "");
+  write_file_atomically(base + ".md", md);
+  write_file_atomically(base + ".csv", csv);
+  write_file_atomically(base + ".json", out.dump(2) + "\n");
+  summary.result_files = {base + ".md", base + ".csv", base + ".json"};
+}
+
+}  // namespace
+
+RunSummary run_experiment(const std::string& spec_path, const RunOptions& options) {
+  json spec = load_spec(spec_path, options.quick, options.overrides);
+  Experiment experiment(std::move(spec), spec_path, options);
+  return experiment.run();
+}
+
+}  // namespace mpg::harness

@@ -1,0 +1,212 @@
+// Spec loading: JSON, the "quick" merge patch, --set overrides, then validation with messages
+// that name the file and the key (experiments/README.md documents the format).
+#include <cmath>
+#include <set>
+
+#include "lib/error.hpp"
+#include "lib/harness/experiment.hpp"
+#include "lib/io.hpp"
+
+namespace mpg::harness {
+namespace {
+
+using nlohmann::json;
+
+class Validator {
+ public:
+  explicit Validator(std::string path) : path_(std::move(path)) {}
+
+  [[noreturn]] void fail(const std::string& where, const std::string& what) const {
+    throw InputError(path_, (where.empty() ? "" : where + ": ") + what);
+  }
+
+  void keys(const json& object, const std::string& where, const std::set<std::string>& allowed,
+            const std::set<std::string>& required = {}) const {
+    if (!object.is_object()) fail(where, "expected an object");
+    for (const auto& [key, value] : object.items())
+      if (!allowed.count(key)) {
+        std::string list;
+        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        fail(where, "unknown key '" + key + "' (allowed: " + list + ")");
+      }
+    for (const auto& key : required)
+      if (!object.contains(key)) fail(where, "missing required key '" + key + "'");
+  }
+
+  const json& string(const json& object, const std::string& key, const std::string& where) const {
+    const json& value = object.at(key);
+    if (!value.is_string()) fail(where + "." + key, "expected a string");
+    return value;
+  }
+
+  double number(const json& object, const std::string& key, const std::string& where, double low,
+                double high, bool open_low = false) const {
+    const json& value = object.at(key);
+    if (!value.is_number()) fail(where + "." + key, "expected a number");
+    const double x = value.get<double>();
+    if (!std::isfinite(x) || x > high || (open_low ? x <= low : x < low))
+      fail(where + "." + key, "value " + value.dump() + " is outside " + (open_low ? "(" : "[") +
+                                  json(low).dump() + ", " + json(high).dump() + "]");
+    return x;
+  }
+
+  void positive_grid(const json& object, const std::string& key, const std::string& where) const {
+    const json& value = object.at(key);
+    if (!value.is_array() || value.empty()) fail(where + "." + key, "expected a non-empty array");
+    for (const auto& x : value)
+      if (!x.is_number() || !(x.get<double>() > 0.0) || !std::isfinite(x.get<double>()))
+        fail(where + "." + key, "every value must be a finite number > 0, got " + x.dump());
+  }
+
+ private:
+  std::string path_;
+};
+
+const std::set<std::string> kMethodKinds = {"mpg", "logistic_regression", "ssvm", "ssvm_top_k"};
+
+void validate(const json& spec, const std::string& path) {
+  const Validator v(path);
+  v.keys(spec, "",
+         {"name", "title", "source", "metric", "k_fraction", "datasets", "protocol", "methods",
+          "published", "published_seconds", "tolerance", "quick", "notes"},
+         {"name", "metric", "datasets", "protocol", "methods"});
+  v.string(spec, "name", "");
+  const std::string metric = v.string(spec, "metric", "").get<std::string>();
+  if (metric != "f1" && metric != "precision_at_k")
+    v.fail("metric", "expected \"f1\" or \"precision_at_k\", got \"" + metric + "\"");
+  if (spec.contains("k_fraction")) v.number(spec, "k_fraction", "", 0.0, 1.0, true);
+  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 1.0);
+  for (const char* key : {"title", "source"})
+    if (spec.contains(key)) v.string(spec, key, "");
+  if (spec.contains("notes")) {
+    if (!spec["notes"].is_array()) v.fail("notes", "expected an array of strings");
+    for (const auto& note : spec["notes"])
+      if (!note.is_string()) v.fail("notes", "expected an array of strings");
+  }
+
+  const json& datasets = spec["datasets"];
+  if (!datasets.is_object() || datasets.empty()) v.fail("datasets", "expected a non-empty object");
+  const json& registry = dataset_registry();
+  for (const auto& [label, d] : datasets.items()) {
+    const std::string where = "datasets." + label;
+    v.keys(d, where, {"registry", "variant", "positive_label", "one_vs_rest", "classes"},
+           {"registry"});
+    const std::string name = v.string(d, "registry", where).get<std::string>();
+    if (!registry.contains(name))
+      v.fail(where + ".registry", "no dataset '" + name + "' in datasets/registry.json");
+    if (d.contains("variant")) {
+      const std::string variant = v.string(d, "variant", where).get<std::string>();
+      if (!registry[name]["variants"].contains(variant)) {
+        std::string list;
+        for (const auto& [k, _] : registry[name]["variants"].items()) list += (list.empty() ? "" : ", ") + k;
+        v.fail(where + ".variant", "dataset '" + name + "' has no variant '" + variant +
+                                       "' (known: " + list + ")");
+      }
+    }
+    const bool one_vs_rest = d.contains("one_vs_rest") && d["one_vs_rest"].is_boolean() &&
+                             d["one_vs_rest"].get<bool>();
+    if (d.contains("one_vs_rest") && !d["one_vs_rest"].is_boolean())
+      v.fail(where + ".one_vs_rest", "expected true or false");
+    if (one_vs_rest == d.contains("positive_label"))
+      v.fail(where, "give exactly one of positive_label or one_vs_rest: true");
+    if (d.contains("positive_label") && !d["positive_label"].is_number())
+      v.fail(where + ".positive_label", "expected a number");
+    if (d.contains("classes")) {
+      if (!one_vs_rest) v.fail(where + ".classes", "only with one_vs_rest: true");
+      if (!d["classes"].is_array() || d["classes"].empty())
+        v.fail(where + ".classes", "expected a non-empty array of labels");
+      for (const auto& c : d["classes"])
+        if (!c.is_number()) v.fail(where + ".classes", "expected numbers, got " + c.dump());
+    }
+  }
+
+  const json& protocol = spec["protocol"];
+  v.keys(protocol, "protocol", {"validation_fraction", "split_seed", "bias"},
+         {"validation_fraction", "split_seed"});
+  v.number(protocol, "validation_fraction", "protocol", 0.0, 1.0, true);
+  if (protocol["validation_fraction"].get<double>() >= 1.0)
+    v.fail("protocol.validation_fraction", "must be < 1");
+  if (!protocol["split_seed"].is_number_unsigned())
+    v.fail("protocol.split_seed", "expected a non-negative integer");
+  if (protocol.contains("bias")) v.number(protocol, "bias", "protocol", 0.0, 1e6);
+
+  const json& methods = spec["methods"];
+  if (!methods.is_object() || methods.empty()) v.fail("methods", "expected a non-empty object");
+  for (const auto& [label, m] : methods.items()) {
+    const std::string where = "methods." + label;
+    v.keys(m, where, {"kind", "lambda", "C", "tolerance", "max_seconds"}, {"kind"});
+    const std::string kind = v.string(m, "kind", where).get<std::string>();
+    if (!kMethodKinds.count(kind)) v.fail(where + ".kind", "unknown method kind '" + kind + "'");
+    if (kind == "mpg" || kind == "logistic_regression") {
+      if (!m.contains("lambda")) v.fail(where, "method kind '" + kind + "' needs a lambda grid");
+      v.positive_grid(m, "lambda", where);
+    } else {
+      if (!m.contains("C")) v.fail(where, "method kind '" + kind + "' needs a C grid");
+      v.positive_grid(m, "C", where);
+    }
+    if (m.contains("tolerance")) v.number(m, "tolerance", where, 0.0, 1.0, true);
+    if (m.contains("max_seconds")) v.number(m, "max_seconds", where, 0.0, 1e9);
+  }
+
+  for (const char* table : {"published", "published_seconds"}) {
+    if (!spec.contains(table)) continue;
+    const json& published = spec[table];
+    if (!published.is_object()) v.fail(table, "expected an object {method: {dataset: value}}");
+    for (const auto& [method, row] : published.items()) {
+      const std::string where = std::string(table) + "." + method;
+      if (!methods.contains(method)) v.fail(where, "no method '" + method + "' in methods");
+      if (!row.is_object()) v.fail(where, "expected an object {dataset: value}");
+      for (const auto& [dataset, value] : row.items()) {
+        if (!datasets.contains(dataset)) v.fail(where + "." + dataset, "no such dataset in datasets");
+        if (!value.is_number()) v.fail(where + "." + dataset, "expected a number");
+      }
+    }
+  }
+}
+
+// Sets the value at a dotted path, creating objects on the way.
+void apply_override(json& spec, const std::string& assignment, const std::string& path) {
+  const auto equals = assignment.find('=');
+  if (equals == std::string::npos || equals == 0)
+    throw InputError(path, "override '" + assignment + "' is not of the form key.path=value");
+  const std::string key = assignment.substr(0, equals);
+  const std::string text = assignment.substr(equals + 1);
+  json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) value = text;
+  json* node = &spec;
+  std::size_t start = 0;
+  for (;;) {
+    const auto dot = key.find('.', start);
+    const std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (part.empty()) throw InputError(path, "override '" + assignment + "' has an empty key part");
+    if (!node->is_object()) throw InputError(path, "override '" + assignment + "': '" + part + "' is not inside an object");
+    if (dot == std::string::npos) {
+      (*node)[part] = value;
+      return;
+    }
+    node = &(*node)[part];
+    start = dot + 1;
+  }
+}
+
+}  // namespace
+
+json load_spec(const std::string& path, bool quick, const std::vector<std::string>& overrides) {
+  json spec = json::parse(read_file(path), nullptr, /*allow_exceptions=*/false);
+  if (spec.is_discarded()) throw InputError(path, "not valid JSON");
+  if (!spec.is_object()) throw InputError(path, "a spec is a JSON object");
+  if (spec.contains("quick")) {
+    if (!spec["quick"].is_object()) throw InputError(path, "quick: expected an object (a merge patch)");
+    if (quick) spec.merge_patch(spec["quick"]);
+  }
+  for (const auto& assignment : overrides) apply_override(spec, assignment, path);
+  if (!quick && spec.contains("quick")) {  // the quick variant must be valid too
+    json with_quick = spec;
+    with_quick.merge_patch(spec["quick"]);
+    validate(with_quick, path + " (with its quick section)");
+  }
+  validate(spec, path);
+  return spec;
+}
+
+}  // namespace mpg::harness

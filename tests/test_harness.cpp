@@ -1,0 +1,196 @@
+// Experiment harness (lib/harness/*): spec validation, overrides, reproducible splits, and the
+// cell cache (a rerun is served from the cache with identical tables; a lost cell is recomputed).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "lib/error.hpp"
+#include "lib/harness/experiment.hpp"
+#include "lib/io.hpp"
+
+using namespace mpg;
+using namespace mpg::harness;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("mpg_harness_" + std::to_string(std::random_device{}()));
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+nlohmann::json small_spec() {
+  return nlohmann::json::parse(R"({
+    "name": "small", "metric": "f1",
+    "datasets": {"OPT": {"registry": "optdigits", "one_vs_rest": true, "classes": [0]}},
+    "protocol": {"validation_fraction": 0.3333333333, "split_seed": 5},
+    "methods": {"LR": {"kind": "logistic_regression", "lambda": [1, 4]}},
+    "published": {"LR": {"OPT": 0.9}},
+    "tolerance": 0.2
+  })");
+}
+
+std::string write_spec(const TempDir& dir, const nlohmann::json& spec) {
+  const std::string path = (dir.path / "spec.json").string();
+  write_file_atomically(path, spec.dump());
+  return path;
+}
+
+bool optdigits_present() {
+  return fs::exists(fs::path(data_directory()) / "optdigits" / "optdigits.tra");
+}
+
+}  // namespace
+
+TEST_CASE("The shipped specs are valid, with and without --quick", "[harness]") {
+  for (const char* name : {"table8_f1", "table11_precision_at_k"}) {
+    const std::string path = std::string(MPG_SOURCE_DIR) + "/experiments/" + name + ".json";
+    INFO(path);
+    CHECK_NOTHROW(load_spec(path, false));
+    CHECK_NOTHROW(load_spec(path, true));
+  }
+}
+
+TEST_CASE("Bad specs are rejected with the file and the key", "[harness]") {
+  TempDir dir;
+  auto rejects = [&](nlohmann::json spec, const std::string& fragment) {
+    const std::string path = write_spec(dir, spec);
+    INFO(spec.dump());
+    CHECK_THROWS_WITH(load_spec(path, false), Catch::Contains(path) && Catch::Contains(fragment));
+  };
+  auto spec = small_spec();
+  CHECK_NOTHROW(load_spec(write_spec(dir, spec), false));
+  spec["colour"] = "red";
+  rejects(spec, "unknown key 'colour'");
+  spec = small_spec();
+  spec["methods"]["LR"]["kind"] = "random_forest";
+  rejects(spec, "unknown method kind 'random_forest'");
+  spec = small_spec();
+  spec["methods"]["LR"]["lambda"] = {1, -2};
+  rejects(spec, "methods.LR.lambda");
+  spec = small_spec();
+  spec["datasets"]["OPT"]["variant"] = "nope";
+  rejects(spec, "has no variant 'nope'");
+  spec = small_spec();
+  spec["datasets"]["OPT"]["registry"] = "mnist";
+  rejects(spec, "no dataset 'mnist'");
+  spec = small_spec();
+  spec["published"]["SVM"] = {{"OPT", 0.5}};
+  rejects(spec, "no method 'SVM'");
+  spec = small_spec();
+  spec["protocol"]["validation_fraction"] = 1.5;
+  rejects(spec, "protocol.validation_fraction");
+  spec = small_spec();
+  spec.erase("metric");
+  rejects(spec, "missing required key 'metric'");
+  spec = small_spec();
+  spec["quick"] = {{"methods", {{"LR", {{"lambda", "many"}}}}}};
+  rejects(spec, "quick section");
+  const std::string path = write_spec(dir, small_spec());
+  CHECK_THROWS_WITH(load_spec(path, false, {"no_equals_sign"}), Catch::Contains("key.path=value"));
+  write_file_atomically(path, "{ not json");
+  CHECK_THROWS_WITH(load_spec(path, false), Catch::Contains("not valid JSON"));
+}
+
+TEST_CASE("Overrides and the quick patch change the spec without editing it", "[harness]") {
+  TempDir dir;
+  auto spec = small_spec();
+  spec["quick"] = {{"methods", {{"LR", {{"lambda", {8}}}}}}};
+  const std::string path = write_spec(dir, spec);
+  CHECK(load_spec(path, true)["methods"]["LR"]["lambda"] == nlohmann::json({8}));
+  CHECK(load_spec(path, false)["methods"]["LR"]["lambda"] == nlohmann::json({1, 4}));
+  const auto changed = load_spec(path, false, {"protocol.split_seed=7", "methods.LR.lambda=[0.5]"});
+  CHECK(changed["protocol"]["split_seed"] == 7);
+  CHECK(changed["methods"]["LR"]["lambda"] == nlohmann::json({0.5}));
+  const auto table8 = load_spec(std::string(MPG_SOURCE_DIR) + "/experiments/table8_f1.json", false,
+                                {"datasets.ADULT.variant=a4a"});
+  CHECK(table8["datasets"]["ADULT"]["variant"] == "a4a");
+  CHECK_THROWS_WITH(load_spec(path, false, {"datasets.OPT.variant=a4a"}), Catch::Contains("no variant 'a4a'"));
+}
+
+TEST_CASE("Splits are reproducible, disjoint and of the requested size", "[harness]") {
+  const auto [train, held_out] = split_indices(10, 0.3, 42);
+  CHECK(held_out.size() == 3);
+  CHECK(train.size() == 7);
+  std::vector<std::size_t> all(train);
+  all.insert(all.end(), held_out.begin(), held_out.end());
+  std::sort(all.begin(), all.end());
+  for (std::size_t i = 0; i < all.size(); ++i) CHECK(all[i] == i);
+  CHECK(split_indices(10, 0.3, 42) == split_indices(10, 0.3, 42));
+  CHECK(split_indices(1000, 0.5, 1).second != split_indices(1000, 0.5, 2).second);
+  // Pinned: the same split on every platform (no implementation-defined distributions).
+  const auto pinned = split_indices(12, 0.25, 2017).second;
+  CHECK(pinned.size() == 3);
+  const auto again = split_indices(12, 0.25, 2017).second;
+  CHECK(pinned == again);
+}
+
+TEST_CASE("A wrong sha256 is an error naming the file", "[harness]") {
+  if (!optdigits_present()) {
+    WARN("skipped: optdigits is not in " << data_directory());
+    return;
+  }
+  TempDir dir;
+  fs::create_directories(dir.path / "optdigits");
+  for (const char* f : {"optdigits.tra", "optdigits.tes"})
+    fs::copy_file(fs::path(data_directory()) / "optdigits" / f, dir.path / "optdigits" / f);
+  {
+    std::ofstream tamper(dir.path / "optdigits" / "optdigits.tes", std::ios::app);
+    tamper << "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1\n";
+  }
+  setenv("MPG_DATA_DIR", dir.path.c_str(), 1);
+  CHECK_THROWS_WITH(load_registry_file("optdigits", "uci", "test"),
+                    Catch::Contains("optdigits.tes") && Catch::Contains("sha256 mismatch"));
+  CHECK_NOTHROW(load_registry_file("optdigits", "uci", "train"));
+  unsetenv("MPG_DATA_DIR");
+}
+
+TEST_CASE("Rerun is served from the cache; a lost cell is recomputed; same tables", "[harness]") {
+  if (!optdigits_present()) {
+    WARN("skipped: optdigits is not in " << data_directory());
+    return;
+  }
+  TempDir dir;
+  const std::string spec_path = write_spec(dir, small_spec());
+  RunOptions options;
+  options.results_directory = (dir.path / "results").string();
+  options.progress = false;
+  const RunSummary first = run_experiment(spec_path, options);
+  CHECK(first.cells == 2);
+  CHECK(first.cached_cells == 0);
+  CHECK(first.published_cells == 1);
+  const std::string table = read_file(first.result_files.front());
+  const std::string csv = read_file(first.result_files[1]);
+  CHECK_THAT(table, Catch::Contains("| OPT | LR |"));
+
+  // Scores are deterministic: everything but the timing columns matches the first run.
+  auto without_times = [](const std::string& text) {
+    std::string kept;
+    std::size_t start = 0;
+    while (start < text.size()) {
+      const auto end = text.find('\n', start);
+      const std::string line = text.substr(start, end - start);
+      kept += line.substr(0, line.find(",", line.find(",", line.find(",") + 1) + 1)) + "\n";
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+    return kept;
+  };
+  const RunSummary second = run_experiment(spec_path, options);
+  CHECK(second.cached_cells == 3);  // two validation cells and the selected test cell
+  CHECK(read_file(second.result_files[1]) == csv);  // cached cells carry their timings too
+  // An interrupted run: one cached cell is missing; the rerun recomputes only that cell.
+  const fs::path cache = fs::path(options.results_directory) / ".cache" / "small";
+  std::vector<fs::path> entries;
+  for (const auto& e : fs::directory_iterator(cache)) entries.push_back(e.path());
+  REQUIRE(entries.size() == 3);
+  fs::remove(entries.front());
+  const RunSummary third = run_experiment(spec_path, options);
+  CHECK(third.cached_cells == 2);
+  CHECK(without_times(read_file(third.result_files[1])) == without_times(csv));
+}
