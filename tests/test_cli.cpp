@@ -16,41 +16,16 @@
 #include <string>
 #include <vector>
 
+#include "tests/temp_dir.hpp"
 #include "lib/binary_action.hpp"
 #include "lib/metrics/f1.hpp"
 #include "tests/brute_force.hpp"
 
 namespace fs = std::filesystem;
+using mpg::testing::TempDir;
 using Catch::Matchers::Contains;
 
 namespace {
-
-// A fresh directory under the system temp dir, removed with everything in it at scope exit.
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    std::random_device device;
-    for (;;) {
-      path_ = fs::temp_directory_path() /
-              ("mpg_test_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) +
-               "_" + std::to_string(device()));
-      if (fs::create_directory(path_)) break;
-    }
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const fs::path& path() const { return path_; }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
 
 std::string quote(const std::string& text) {
   std::string quoted = "'";

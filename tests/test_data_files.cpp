@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/temp_dir.hpp"
 #include "lib/error.hpp"
 #include "lib/io.hpp"
 #include "lib/libsvm.hpp"
@@ -19,53 +20,26 @@
 #include "lib/sha256.hpp"
 
 namespace fs = std::filesystem;
+using mpg::testing::TempDir;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 
 namespace {
 
-// A scratch folder under the system temp directory, removed with its contents on destruction.
-class TempDir {
- public:
-  explicit TempDir(const std::string& name)
-      : path_(fs::temp_directory_path() /
-              ("mpg_test_data_files_" + name + "_" + std::to_string(std::random_device{}()))) {
-    fs::create_directories(path_);
+// Writes `members` as consecutive gzip members of `file_name` in `dir` (one member per entry).
+std::string write_gzip(const TempDir& dir, const std::string& file_name,
+                       const std::vector<std::string>& members) {
+  const std::string file = dir.file(file_name);
+  fs::remove(file);
+  for (const std::string& member : members) {
+    gzFile out = gzopen(file.c_str(), "ab");
+    REQUIRE(out != nullptr);
+    REQUIRE(gzwrite(out, member.data(), static_cast<unsigned>(member.size())) ==
+            static_cast<int>(member.size()));
+    REQUIRE(gzclose(out) == Z_OK);
   }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  // Writes `content` byte for byte to `file_name` in this folder and returns the file's path.
-  std::string write(const std::string& file_name, const std::string& content) const {
-    const fs::path file = path_ / file_name;
-    std::ofstream(file, std::ios::binary) << content;
-    return file.string();
-  }
-
-  // Writes `members` gzip-compressed to `file_name`, one gzip member per string (zlib appends a
-  // member for each "ab" open), and returns the file's path.
-  std::string write_gzip(const std::string& file_name,
-                         const std::vector<std::string>& members) const {
-    const std::string file = (path_ / file_name).string();
-    fs::remove(file);
-    for (const std::string& member : members) {
-      gzFile out = gzopen(file.c_str(), "ab");
-      REQUIRE(out != nullptr);
-      REQUIRE(gzwrite(out, member.data(), static_cast<unsigned>(member.size())) ==
-              static_cast<int>(member.size()));
-      REQUIRE(gzclose(out) == Z_OK);
-    }
-    return file;
-  }
-  std::string path() const { return path_.string(); }
-
- private:
-  fs::path path_;
-};
+  return file;
+}
 
 std::string file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -116,7 +90,7 @@ TEST_CASE("read_libsvm reads a gzipped file as the plain one", "[data_files]") {
       "+1 1:1e-3 4:0 5:+7\n"
       "-1";
   const std::string plain = dir.write("small.svm", text);
-  const std::string gzipped = dir.write_gzip("small.svm.gz", {text});
+  const std::string gzipped = write_gzip(dir, "small.svm.gz", {text});
   REQUIRE(file_bytes(gzipped).substr(0, 2) == "\x1f\x8b");
   CHECK(mpg::read_file(gzipped) == text);
 
@@ -133,13 +107,13 @@ TEST_CASE("read_libsvm reads a gzipped file as the plain one", "[data_files]") {
   CHECK(data.source_lines == std::vector<long>{2, 4, 5, 6});
 
   SECTION("several gzip members are one stream") {
-    const std::string split = dir.write_gzip("split.svm.gz", {text.substr(0, 20), text.substr(20)});
+    const std::string split = write_gzip(dir, "split.svm.gz", {text.substr(0, 20), text.substr(20)});
     CHECK(mpg::read_file(split) == text);
     CHECK(mpg::read_libsvm(split, options).labels == expected.labels);
   }
 
   SECTION("an empty gzip stream reads as an empty file") {
-    const std::string empty = dir.write_gzip("empty.svm.gz", {""});
+    const std::string empty = write_gzip(dir, "empty.svm.gz", {""});
     CHECK(mpg::read_file(empty).empty());
     CHECK(input_error_message([&] { (void)mpg::read_libsvm(empty); }) == empty + ": no examples");
   }
@@ -147,7 +121,7 @@ TEST_CASE("read_libsvm reads a gzipped file as the plain one", "[data_files]") {
   SECTION("a long file that inflates far beyond the first buffer") {
     std::string long_text;
     for (int row = 0; row < 100000; ++row) long_text += row % 2 ? "1 1:1 2:0.5\n" : "-1 3:2\n";
-    const std::string long_file = dir.write_gzip("long.svm.gz", {long_text});
+    const std::string long_file = write_gzip(dir, "long.svm.gz", {long_text});
     CHECK(fs::file_size(long_file) * 50 < long_text.size());
     CHECK(mpg::read_file(long_file) == long_text);
     const mpg::LibsvmData long_data = mpg::read_libsvm(long_file);
@@ -162,7 +136,7 @@ TEST_CASE("read_file reports corrupt, truncated and non-gzip .gz files", "[data_
   for (int row = 0; row < 2000; ++row) {
     text += std::to_string(row % 3) + " 1:" + std::to_string(row) + "\n";
   }
-  const std::string good = dir.write_gzip("good.svm.gz", {text});
+  const std::string good = write_gzip(dir, "good.svm.gz", {text});
   const std::string bytes = file_bytes(good);
   REQUIRE(bytes.size() > 40);
 
@@ -200,9 +174,9 @@ TEST_CASE("read_file reports corrupt, truncated and non-gzip .gz files", "[data_
   }
 
   SECTION("missing file and directory") {
-    const std::string missing = dir.path() + "/missing.svm.gz";
+    const std::string missing = dir.path().string() + "/missing.svm.gz";
     CHECK(read_file_error(missing) == missing + ": cannot open file");
-    const std::string folder = dir.path() + "/folder.gz";
+    const std::string folder = dir.path().string() + "/folder.gz";
     fs::create_directories(folder);
     CHECK(read_file_error(folder) == folder + ": cannot open file");
   }
@@ -215,8 +189,8 @@ TEST_CASE("read_file reads plain files byte for byte", "[data_files]") {
   for (char& byte : bytes) byte = static_cast<char>(random() & 0xff);
   CHECK(mpg::read_file(dir.write("random.bin", bytes)) == bytes);
   CHECK(mpg::read_file(dir.write("empty.txt", "")).empty());
-  CHECK(read_file_error(dir.path()) == dir.path() + ": cannot open file");
-  CHECK(read_file_error(dir.path() + "/missing") == dir.path() + "/missing: cannot open file");
+  CHECK(read_file_error(dir.path().string()) == dir.path().string() + ": cannot open file");
+  CHECK(read_file_error(dir.path().string() + "/missing") == dir.path().string() + "/missing: cannot open file");
 }
 
 TEST_CASE("read_optdigits parses a small file", "[data_files]") {
@@ -268,7 +242,7 @@ TEST_CASE("read_optdigits parses a small file", "[data_files]") {
     CHECK(data.features.coeff(0, 2) == 2.0);
     CHECK(data.labels == std::vector<double>{4.0});
 
-    const mpg::LibsvmData gzipped = mpg::read_optdigits(dir.write_gzip("small.tra.gz", {text}));
+    const mpg::LibsvmData gzipped = mpg::read_optdigits(write_gzip(dir, "small.tra.gz", {text}));
     CHECK(Eigen::MatrixXd(gzipped.features) == Eigen::MatrixXd(mpg::read_optdigits(path).features));
     CHECK(gzipped.labels == std::vector<double>{3.0, 0.0, 9.0});
   }
@@ -318,7 +292,7 @@ TEST_CASE("read_optdigits reports bad lines with file and line number", "[data_f
 
 TEST_CASE("read_optdigits reports unreadable and empty files", "[data_files]") {
   TempDir dir("optdigits_files");
-  const std::string missing = dir.path() + "/missing.tra";
+  const std::string missing = dir.path().string() + "/missing.tra";
   CHECK(optdigits_error(missing) == missing + ": cannot open file");
   const std::string empty = dir.write("empty.tra", "");
   CHECK(optdigits_error(empty) == empty + ": no examples");

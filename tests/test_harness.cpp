@@ -8,21 +8,14 @@
 #include "lib/error.hpp"
 #include "lib/harness/experiment.hpp"
 #include "lib/io.hpp"
+#include "tests/temp_dir.hpp"
 
 using namespace mpg;
 using namespace mpg::harness;
 namespace fs = std::filesystem;
+using mpg::testing::TempDir;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("mpg_harness_" + std::to_string(std::random_device{}()));
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 nlohmann::json small_spec() {
   return nlohmann::json::parse(R"({
@@ -36,7 +29,7 @@ nlohmann::json small_spec() {
 }
 
 std::string write_spec(const TempDir& dir, const nlohmann::json& spec) {
-  const std::string path = (dir.path / "spec.json").string();
+  const std::string path = (dir.path() / "spec.json").string();
   write_file_atomically(path, spec.dump());
   return path;
 }
@@ -136,14 +129,14 @@ TEST_CASE("A wrong sha256 is an error naming the file", "[harness]") {
     return;
   }
   TempDir dir;
-  fs::create_directories(dir.path / "optdigits");
+  fs::create_directories(dir.path() / "optdigits");
   for (const char* f : {"optdigits.tra", "optdigits.tes"})
-    fs::copy_file(fs::path(data_directory()) / "optdigits" / f, dir.path / "optdigits" / f);
+    fs::copy_file(fs::path(data_directory()) / "optdigits" / f, dir.path() / "optdigits" / f);
   {
-    std::ofstream tamper(dir.path / "optdigits" / "optdigits.tes", std::ios::app);
+    std::ofstream tamper(dir.path() / "optdigits" / "optdigits.tes", std::ios::app);
     tamper << "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1\n";
   }
-  setenv("MPG_DATA_DIR", dir.path.c_str(), 1);
+  setenv("MPG_DATA_DIR", dir.path().c_str(), 1);
   CHECK_THROWS_WITH(load_registry_file("optdigits", "uci", "test"),
                     Catch::Contains("optdigits.tes") && Catch::Contains("sha256 mismatch"));
   CHECK_NOTHROW(load_registry_file("optdigits", "uci", "train"));
@@ -158,7 +151,7 @@ TEST_CASE("Rerun is served from the cache; a lost cell is recomputed; same table
   TempDir dir;
   const std::string spec_path = write_spec(dir, small_spec());
   RunOptions options;
-  options.results_directory = (dir.path / "results").string();
+  options.results_directory = (dir.path() / "results").string();
   options.progress = false;
   const RunSummary first = run_experiment(spec_path, options);
   CHECK(first.cells == 2);

@@ -8,41 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "tests/temp_dir.hpp"
 #include "lib/error.hpp"
 #include "lib/libsvm.hpp"
 
 namespace fs = std::filesystem;
+using mpg::testing::TempDir;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 
 namespace {
-
-// A scratch folder under the system temp directory, removed with its contents on destruction.
-class TempDir {
- public:
-  explicit TempDir(const std::string& name)
-      : path_(fs::temp_directory_path() /
-              ("mpg_test_libsvm_" + name + "_" + std::to_string(std::random_device{}()))) {
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  // Writes `content` byte for byte to `file_name` in this folder and returns the file's path.
-  std::string write(const std::string& file_name, const std::string& content) const {
-    const fs::path file = path_ / file_name;
-    std::ofstream(file, std::ios::binary) << content;
-    return file.string();
-  }
-  std::string path() const { return path_.string(); }
-
- private:
-  fs::path path_;
-};
 
 // The message of the mpg::InputError thrown when reading `path`, or "" if it reads fine.
 std::string input_error_message(const std::string& path) {
@@ -175,9 +150,9 @@ TEST_CASE("read_libsvm reports malformed lines with file and line number", "[lib
 
 TEST_CASE("read_libsvm reports unreadable and empty files", "[libsvm]") {
   TempDir dir("files");
-  const std::string missing = dir.path() + "/missing.svm";
+  const std::string missing = dir.path().string() + "/missing.svm";
   CHECK(input_error_message(missing) == missing + ": cannot open file");
-  CHECK(input_error_message(dir.path()) == dir.path() + ": cannot open file");
+  CHECK(input_error_message(dir.path().string()) == dir.path().string() + ": cannot open file");
 
   const std::string empty = dir.write("empty.svm", "");
   CHECK(input_error_message(empty) == empty + ": no examples");

@@ -8,39 +8,14 @@
 #include <utility>
 #include <vector>
 
+#include "tests/temp_dir.hpp"
 #include "lib/error.hpp"
 #include "lib/sha256.hpp"
 
 namespace fs = std::filesystem;
+using mpg::testing::TempDir;
 
 namespace {
-
-// A scratch folder under the system temp directory, removed with its contents on destruction.
-class TempDir {
- public:
-  TempDir()
-      : path_(fs::temp_directory_path() /
-              ("mpg_test_sha256_" + std::to_string(std::random_device{}()))) {
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  // Writes `content` byte for byte to `file_name` in this folder and returns the file's path.
-  std::string write(const std::string& file_name, const std::string& content) const {
-    const fs::path file = path_ / file_name;
-    std::ofstream(file, std::ios::binary) << content;
-    return file.string();
-  }
-  std::string path() const { return path_.string(); }
-
- private:
-  fs::path path_;
-};
 
 // The first `length` letters of "abcdefghijklmnopqrstuvwxyzabcd...".
 std::string alphabet_prefix(std::size_t length) {
@@ -105,9 +80,9 @@ TEST_CASE("sha256_file_hex hashes a file's bytes as sha256_hex does", "[sha256]"
 
 TEST_CASE("sha256_file_hex reports files it cannot read", "[sha256]") {
   TempDir dir;
-  const std::string missing = dir.path() + "/missing.bin";
+  const std::string missing = dir.path().string() + "/missing.bin";
   CHECK_THROWS_MATCHES(mpg::sha256_file_hex(missing), mpg::InputError,
                        Catch::Matchers::Message(missing + ": cannot open file"));
-  CHECK_THROWS_MATCHES(mpg::sha256_file_hex(dir.path()), mpg::InputError,
-                       Catch::Matchers::Message(dir.path() + ": cannot open file"));
+  CHECK_THROWS_MATCHES(mpg::sha256_file_hex(dir.path().string()), mpg::InputError,
+                       Catch::Matchers::Message(dir.path().string() + ": cannot open file"));
 }
