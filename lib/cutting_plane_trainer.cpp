@@ -260,6 +260,7 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
           }
       }
       if (finished || !added) break;
+      if (options.max_seconds > 0.0 && seconds_since(start) >= options.max_seconds) break;
     }
     cuts.add(expected_features, cut_offset);
     if (!std::isfinite(center_value)) {
