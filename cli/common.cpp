@@ -45,6 +45,11 @@ void add_game_options(CLI::App& command, DoubleOracleOptions& options) {
                      "reported as not converged")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  command.add_option("--max-seconds", options.max_seconds,
+                     "Wall-clock cap per game, and per training for --optimizer cutting_plane "
+                     "(0 = none); a capped run is reported as not converged")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   command.add_option("--max-actions", options.max_actions,
                      "Cap on generated actions per player (0 = none)")
       ->capture_default_str()
