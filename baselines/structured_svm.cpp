@@ -240,7 +240,7 @@ StructuredSvmModel train_structured_svm(const SparseRowMatrix& features,
       "steps{}",
       result.converged ? "converged" : "iteration cap reached, not converged", result.iterations,
       result.objective, result.dual_objective, result.slack, result.constraints, qp_iterations,
-      qp_converged ? "" : "; the last working-set QP stopped at its iteration cap");
+      result.converged || qp_converged ? "" : "; the last working-set QP stopped at its step cap");
   if (summary) *summary = result;
   StructuredSvmModel model;
   model.weights = std::move(w);

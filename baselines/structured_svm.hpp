@@ -31,10 +31,14 @@ struct StructuredSvmOptions {
   double C = 1.0;           // > 0, weight of the slack xi
   std::string loss = "f1";  // "f1" | "precision_at_k"
   std::size_t k = 0;        // precision_at_k only: 1 <= k <= n
-  // Stop when the most violated constraint exceeds the working set's slack by <= epsilon
-  // (absolute, in units of Delta; then the objective is within C epsilon of the optimum).
+  // Stop when primal - dual <= C epsilon (absolute epsilon in units of Delta): the returned
+  // objective is certified within C epsilon of the optimum. With the working-set QP solved, this
+  // is Joachims' test "no constraint violated by more than epsilon beyond the working set".
   double epsilon = 1e-3;
-  int max_iterations = 2000;  // constraints added at most; reaching it is "not converged"
+  // Cutting-plane iterations (each adds the most violated constraint, or only continues the
+  // working-set QP when that constraint is violated by <= epsilon / 2 beyond the working set);
+  // reaching the cap is reported as not converged.
+  int max_iterations = 2000;
 };
 
 struct StructuredSvmModel {
@@ -44,7 +48,7 @@ struct StructuredSvmModel {
 
 struct StructuredSvmSummary {
   bool converged = false;
-  int iterations = 0;   // cutting-plane iterations (one constraint added and one QP each)
+  int iterations = 0;   // cutting-plane iterations (one working-set QP each)
   int constraints = 0;  // working-set size, the zero constraint included
   double objective = 0.0;       // primal 1/2 ||w||^2 + C xi(w) at the returned w (exact xi)
   double dual_objective = 0.0;  // dual of the working set at the returned w (a lower bound)
