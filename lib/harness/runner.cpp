@@ -393,12 +393,11 @@ RunSummary Experiment::run() {
   std::atomic<int> from_cache{0};
   const int threads = options_.threads > 0 ? options_.threads : static_cast<int>(std::thread::hardware_concurrency());
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(std::max(1, threads)));
-  auto report = [&](const std::string& what, const json& result, bool was_cached, int total) {
+  auto report = [&](const std::string& what, bool was_cached, int total) {
     if (!options_.progress) return;
     const std::lock_guard<std::mutex> lock(print_mutex_);
     fmt::print(stderr, "[{}] {:>4d}/{:<4d} {}{}\n", name_, ++done, total, what,
                was_cached ? "  (cached)" : "");
-    (void)result;
   };
   auto describe = [](const Cell& c) {
     return fmt::format("{:<22} {:<6} {}={}", c.task.name(), c.method, c.parameter_name, c.parameter);
@@ -413,7 +412,7 @@ RunSummary Experiment::run() {
                           result.value("train_seconds", 0.0) + result.value("validation_seconds", 0.0));
     else
       what += "  not implemented";
-    report(what, result, was_cached, static_cast<int>(cells.size()));
+    report(what, was_cached, static_cast<int>(cells.size()));
     validation[i] = std::move(result);
   });
 
@@ -436,7 +435,7 @@ RunSummary Experiment::run() {
     const Cell& cell = cells[chosen[j]];
     auto [result, was_cached] = cached(cell_key(cell, "test"), [&] { return run_test_cell(cell, validation[chosen[j]]); });
     from_cache += was_cached;
-    report(describe(cell) + fmt::format("  test {} {:.4f}", metric_, result["test_score"].get<double>()), result,
+    report(describe(cell) + fmt::format("  test {} {:.4f}", metric_, result["test_score"].get<double>()),
            was_cached, static_cast<int>(chosen.size()));
     const std::lock_guard<std::mutex> lock(tests_mutex);
     tests[cell.task.name() + "\n" + cell.method] = {{"cell", chosen[j]}, {"result", result}};
