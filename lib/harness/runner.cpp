@@ -19,7 +19,7 @@
 #include "baselines/structured_svm.hpp"
 #include "lib/cutting_plane_trainer.hpp"
 #include "lib/error.hpp"
-#include "lib/harness/experiment.hpp"
+#include "lib/harness/common.hpp"
 #include "lib/io.hpp"
 #include "lib/metrics/f1.hpp"
 #include "lib/metrics/precision_at_k.hpp"
@@ -29,34 +29,6 @@ namespace mpg::harness {
 namespace {
 
 using nlohmann::json;
-using clock_type = std::chrono::steady_clock;
-
-double seconds_since(clock_type::time_point t) {
-  return std::chrono::duration<double>(clock_type::now() - t).count();
-}
-
-// Revision of the code that computes results: the last commit touching lib/, baselines/,
-// cli/ or CMakeLists.txt, with "-dirty" if those have uncommitted changes. Commits of docs,
-// specs or results do not change it, so they do not invalidate cached cells.
-std::string source_revision() {
-  auto run = [](const std::string& command) {
-    std::string out;
-    if (FILE* pipe = popen(command.c_str(), "r")) {
-      char buffer[256];
-      while (fgets(buffer, sizeof buffer, pipe)) out += buffer;
-      pclose(pipe);
-    }
-    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-    return out;
-  };
-  const std::string git = "git -C '" + std::string(MPG_SOURCE_DIR) + "' ";
-  const std::string paths = " -- lib baselines cli CMakeLists.txt 2>/dev/null";
-  std::string revision = run(git + "log -1 --format=%h" + paths);
-  if (revision.empty()) return "unknown";
-  if (!run(git + "status --porcelain --untracked-files=no" + paths).empty()) revision += "-dirty";
-  return revision;
-}
-
 SparseRowMatrix select_rows(const SparseRowMatrix& x, const std::vector<std::size_t>& rows) {
   SparseRowMatrix out(static_cast<Eigen::Index>(rows.size()), x.cols());
   std::vector<Eigen::Triplet<double>> entries;
@@ -114,10 +86,8 @@ class Experiment {
     k_fraction_ = spec_.value("k_fraction", 0.5);
     tolerance_ = spec_.value("tolerance", 0.01);
     revision_ = source_revision();
-    results_dir_ = options.results_directory.empty() ? std::string(MPG_SOURCE_DIR) + "/results"
-                                                     : options.results_directory;
-    cache_dir_ = (options.cache_directory.empty() ? results_dir_ + "/.cache" : options.cache_directory) +
-                 "/" + name_;
+    results_dir_ = results_directory(options);
+    cache_ = CellCache(cache_directory(options, name_));
   }
 
   RunSummary run();
@@ -128,8 +98,6 @@ class Experiment {
   json run_test_cell(const Cell& cell, const json& validation) const;
   double score(const std::vector<int>& predicted, const std::vector<int>& gold) const;
   json cell_key(const Cell& cell, const std::string& phase) const;
-  // Runs `compute` unless the cache holds the cell; returns the result and whether it was cached.
-  std::pair<json, bool> cached(const json& key, const std::function<json()>& compute) const;
   void write_tables(RunSummary& summary, const std::vector<Cell>& cells,
                     const std::vector<json>& validation, const std::map<std::string, json>& tests,
                     double seconds) const;
@@ -137,7 +105,8 @@ class Experiment {
   json spec_;
   std::string spec_path_;
   RunOptions options_;
-  std::string name_, metric_, revision_, results_dir_, cache_dir_;
+  std::string name_, metric_, revision_, results_dir_;
+  CellCache cache_{""};
   double k_fraction_ = 0.5;
   double tolerance_ = 0.01;
   std::vector<std::unique_ptr<Dataset>> datasets_;
@@ -360,19 +329,6 @@ json Experiment::cell_key(const Cell& cell, const std::string& phase) const {
           {cell.parameter_name, cell.parameter}};
 }
 
-std::pair<json, bool> Experiment::cached(const json& key, const std::function<json()>& compute) const {
-  const std::string file = cache_dir_ + "/" + sha256_hex(key.dump()).substr(0, 24) + ".json";
-  if (std::filesystem::exists(file)) {
-    const json stored = json::parse(read_file(file), nullptr, false);
-    if (!stored.is_discarded() && stored.is_object() && stored.value("key", json()) == key)
-      return {stored["result"], true};
-  }
-  json result = compute();
-  std::filesystem::create_directories(cache_dir_);
-  write_file_atomically(file, json{{"key", key}, {"result", result}}.dump() + "\n");
-  return {std::move(result), false};
-}
-
 RunSummary Experiment::run() {
   const auto start = clock_type::now();
   load_data();
@@ -404,7 +360,7 @@ RunSummary Experiment::run() {
   };
   tbb::parallel_for(std::size_t{0}, cells.size(), [&](std::size_t i) {
     const Cell& cell = cells[i];
-    auto [result, was_cached] = cached(cell_key(cell, "validation"), [&] { return run_validation_cell(cell); });
+    auto [result, was_cached] = cache_.get_or_compute(cell_key(cell, "validation"), [&] { return run_validation_cell(cell); });
     from_cache += was_cached;
     std::string what = describe(cell);
     if (result.contains("validation_score"))
@@ -433,7 +389,7 @@ RunSummary Experiment::run() {
   done = 0;
   tbb::parallel_for(std::size_t{0}, chosen.size(), [&](std::size_t j) {
     const Cell& cell = cells[chosen[j]];
-    auto [result, was_cached] = cached(cell_key(cell, "test"), [&] { return run_test_cell(cell, validation[chosen[j]]); });
+    auto [result, was_cached] = cache_.get_or_compute(cell_key(cell, "test"), [&] { return run_test_cell(cell, validation[chosen[j]]); });
     from_cache += was_cached;
     report(describe(cell) + fmt::format("  test {} {:.4f}", metric_, result["test_score"].get<double>()),
            was_cached, static_cast<int>(chosen.size()));
@@ -575,20 +531,22 @@ void Experiment::write_tables(RunSummary& summary, const std::vector<Cell>& cell
   json out = {{"name", name_}, {"title", spec_.value("title", name_)}, {"revision", revision_},
               {"quick", options_.quick}, {"metric", metric_}, {"tolerance", tolerance_},
               {"seconds", seconds}, {"rows", rows}, {"tasks", task_rows}, {"notes", notes}};
-  std::filesystem::create_directories(results_dir_);
-  const std::string base = results_dir_ + "/" + name_ + (options_.quick ? ".quick" : "");
-  write_file_atomically(base + ".md", md);
-  write_file_atomically(base + ".csv", csv);
-  write_file_atomically(base + ".json", out.dump(2) + "\n");
-  summary.result_files = {base + ".md", base + ".csv", base + ".json"};
+  summary.result_files = write_result_files(results_dir_, name_, options_.quick, md, csv, out);
 }
 
 }  // namespace
 
+RunSummary run_binary_experiment(json spec, const std::string& path, const RunOptions& options) {
+  Experiment experiment(std::move(spec), path, options);
+  return experiment.run();
+}
+
 RunSummary run_experiment(const std::string& spec_path, const RunOptions& options) {
   json spec = load_spec(spec_path, options.quick, options.overrides);
-  Experiment experiment(std::move(spec), spec_path, options);
-  return experiment.run();
+  const std::string task = spec.value("task", "binary");
+  if (task == "sequence_labeling") return run_sequence_labeling_experiment(std::move(spec), spec_path, options);
+  if (task == "ranking") return run_ranking_experiment(std::move(spec), spec_path, options);
+  return run_binary_experiment(std::move(spec), spec_path, options);
 }
 
 }  // namespace mpg::harness

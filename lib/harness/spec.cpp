@@ -4,70 +4,23 @@
 #include <set>
 
 #include "lib/error.hpp"
-#include "lib/harness/experiment.hpp"
+#include "lib/harness/common.hpp"
 #include "lib/io.hpp"
 
 namespace mpg::harness {
-namespace {
 
 using nlohmann::json;
 
-class Validator {
- public:
-  explicit Validator(std::string path) : path_(std::move(path)) {}
-
-  [[noreturn]] void fail(const std::string& where, const std::string& what) const {
-    throw InputError(path_, (where.empty() ? "" : where + ": ") + what);
-  }
-
-  void keys(const json& object, const std::string& where, const std::set<std::string>& allowed,
-            const std::set<std::string>& required = {}) const {
-    if (!object.is_object()) fail(where, "expected an object");
-    for (const auto& [key, value] : object.items())
-      if (!allowed.count(key)) {
-        std::string list;
-        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        fail(where, "unknown key '" + key + "' (allowed: " + list + ")");
-      }
-    for (const auto& key : required)
-      if (!object.contains(key)) fail(where, "missing required key '" + key + "'");
-  }
-
-  const json& string(const json& object, const std::string& key, const std::string& where) const {
-    const json& value = object.at(key);
-    if (!value.is_string()) fail(where + "." + key, "expected a string");
-    return value;
-  }
-
-  double number(const json& object, const std::string& key, const std::string& where, double low,
-                double high, bool open_low = false) const {
-    const json& value = object.at(key);
-    if (!value.is_number()) fail(where + "." + key, "expected a number");
-    const double x = value.get<double>();
-    if (!std::isfinite(x) || x > high || (open_low ? x <= low : x < low))
-      fail(where + "." + key, "value " + value.dump() + " is outside " + (open_low ? "(" : "[") +
-                                  json(low).dump() + ", " + json(high).dump() + "]");
-    return x;
-  }
-
-  void positive_grid(const json& object, const std::string& key, const std::string& where) const {
-    const json& value = object.at(key);
-    if (!value.is_array() || value.empty()) fail(where + "." + key, "expected a non-empty array");
-    for (const auto& x : value)
-      if (!x.is_number() || !(x.get<double>() > 0.0) || !std::isfinite(x.get<double>()))
-        fail(where + "." + key, "every value must be a finite number > 0, got " + x.dump());
-  }
-
- private:
-  std::string path_;
-};
+namespace {
 
 const std::set<std::string> kMethodKinds = {"mpg", "logistic_regression", "ssvm", "ssvm_top_k"};
 
-void validate(const json& spec, const std::string& path) {
-  const Validator v(path);
+}  // namespace
+
+void validate_binary_spec(const json& spec, const std::string& path) {
+  const SpecValidator v(path);
   v.keys(spec, "",
-         {"name", "title", "source", "metric", "k_fraction", "datasets", "protocol", "methods",
+         {"task", "name", "title", "source", "metric", "k_fraction", "datasets", "protocol", "methods",
           "published", "published_seconds", "tolerance", "quick", "notes"},
          {"name", "metric", "datasets", "protocol", "methods"});
   v.string(spec, "name", "");
@@ -86,23 +39,11 @@ void validate(const json& spec, const std::string& path) {
 
   const json& datasets = spec["datasets"];
   if (!datasets.is_object() || datasets.empty()) v.fail("datasets", "expected a non-empty object");
-  const json& registry = dataset_registry();
   for (const auto& [label, d] : datasets.items()) {
     const std::string where = "datasets." + label;
     v.keys(d, where, {"registry", "variant", "positive_label", "one_vs_rest", "classes"},
            {"registry"});
-    const std::string name = v.string(d, "registry", where).get<std::string>();
-    if (!registry.contains(name))
-      v.fail(where + ".registry", "no dataset '" + name + "' in datasets/registry.json");
-    if (d.contains("variant")) {
-      const std::string variant = v.string(d, "variant", where).get<std::string>();
-      if (!registry[name]["variants"].contains(variant)) {
-        std::string list;
-        for (const auto& [k, _] : registry[name]["variants"].items()) list += (list.empty() ? "" : ", ") + k;
-        v.fail(where + ".variant", "dataset '" + name + "' has no variant '" + variant +
-                                       "' (known: " + list + ")");
-      }
-    }
+    v.registry_dataset(d, where);
     const bool one_vs_rest = d.contains("one_vs_rest") && d["one_vs_rest"].is_boolean() &&
                              d["one_vs_rest"].get<bool>();
     if (d.contains("one_vs_rest") && !d["one_vs_rest"].is_boolean())
@@ -164,6 +105,8 @@ void validate(const json& spec, const std::string& path) {
   }
 }
 
+namespace {
+
 // Sets the value at a dotted path, creating objects on the way.
 void apply_override(json& spec, const std::string& assignment, const std::string& path) {
   const auto equals = assignment.find('=');
@@ -187,6 +130,17 @@ void apply_override(json& spec, const std::string& assignment, const std::string
     node = &(*node)[part];
     start = dot + 1;
   }
+}
+
+// Validates a spec by its experiment type ("task", default "binary").
+void validate(const json& spec, const std::string& path) {
+  const std::string task = spec.contains("task") && spec["task"].is_string() ? spec["task"].get<std::string>()
+                                                                             : "binary";
+  if (spec.contains("task") && !spec["task"].is_string()) throw InputError(path, "task: expected a string");
+  if (task == "binary") return validate_binary_spec(spec, path);
+  if (task == "sequence_labeling") return validate_sequence_labeling_spec(spec, path);
+  if (task == "ranking") return validate_ranking_spec(spec, path);
+  throw InputError(path, "task: unknown experiment type '" + task + "' (known: binary, sequence_labeling, ranking)");
 }
 
 }  // namespace

@@ -1,0 +1,128 @@
+// Shared harness pieces (lib/harness/common.hpp).
+#include "lib/harness/common.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "lib/error.hpp"
+#include "lib/io.hpp"
+#include "lib/sha256.hpp"
+
+namespace mpg::harness {
+
+using nlohmann::json;
+
+double seconds_since(clock_type::time_point t) {
+  return std::chrono::duration<double>(clock_type::now() - t).count();
+}
+
+std::string source_revision() {
+  auto run = [](const std::string& command) {
+    std::string out;
+    if (FILE* pipe = popen(command.c_str(), "r")) {
+      char buffer[256];
+      while (fgets(buffer, sizeof buffer, pipe)) out += buffer;
+      pclose(pipe);
+    }
+    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+    return out;
+  };
+  const std::string git = "git -C '" + std::string(MPG_SOURCE_DIR) + "' ";
+  const std::string paths = " -- lib baselines cli CMakeLists.txt 2>/dev/null";
+  std::string revision = run(git + "log -1 --format=%h" + paths);
+  if (revision.empty()) return "unknown";
+  if (!run(git + "status --porcelain --untracked-files=no" + paths).empty()) revision += "-dirty";
+  return revision;
+}
+
+void SpecValidator::fail(const std::string& where, const std::string& what) const {
+  throw InputError(path_, (where.empty() ? "" : where + ": ") + what);
+}
+
+void SpecValidator::keys(const json& object, const std::string& where, const std::set<std::string>& allowed,
+                         const std::set<std::string>& required) const {
+  if (!object.is_object()) fail(where, "expected an object");
+  for (const auto& [key, value] : object.items())
+    if (!allowed.count(key)) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      fail(where, "unknown key '" + key + "' (allowed: " + list + ")");
+    }
+  for (const auto& key : required)
+    if (!object.contains(key)) fail(where, "missing required key '" + key + "'");
+}
+
+const json& SpecValidator::string(const json& object, const std::string& key, const std::string& where) const {
+  const json& value = object.at(key);
+  if (!value.is_string()) fail(where.empty() ? key : where + "." + key, "expected a string");
+  return value;
+}
+
+double SpecValidator::number(const json& object, const std::string& key, const std::string& where, double low,
+                             double high, bool open_low) const {
+  const std::string at = where.empty() ? key : where + "." + key;
+  const json& value = object.at(key);
+  if (!value.is_number()) fail(at, "expected a number");
+  const double x = value.get<double>();
+  if (!std::isfinite(x) || x > high || (open_low ? x <= low : x < low))
+    fail(at, "value " + value.dump() + " is outside " + (open_low ? "(" : "[") + json(low).dump() + ", " +
+                 json(high).dump() + "]");
+  return x;
+}
+
+void SpecValidator::positive_grid(const json& object, const std::string& key, const std::string& where) const {
+  const std::string at = where.empty() ? key : where + "." + key;
+  const json& value = object.at(key);
+  if (!value.is_array() || value.empty()) fail(at, "expected a non-empty array");
+  for (const auto& x : value)
+    if (!x.is_number() || !(x.get<double>() > 0.0) || !std::isfinite(x.get<double>()))
+      fail(at, "every value must be a finite number > 0, got " + x.dump());
+}
+
+void SpecValidator::registry_dataset(const json& object, const std::string& where) const {
+  const json& registry = dataset_registry();
+  const std::string name = string(object, "registry", where).get<std::string>();
+  if (!registry.contains(name)) fail(where + ".registry", "no dataset '" + name + "' in datasets/registry.json");
+  if (!object.contains("variant")) return;
+  const std::string variant = string(object, "variant", where).get<std::string>();
+  if (!registry[name]["variants"].contains(variant)) {
+    std::string list;
+    for (const auto& [k, _] : registry[name]["variants"].items()) list += (list.empty() ? "" : ", ") + k;
+    fail(where + ".variant", "dataset '" + name + "' has no variant '" + variant + "' (known: " + list + ")");
+  }
+}
+
+std::pair<json, bool> CellCache::get_or_compute(const json& key, const std::function<json()>& compute) const {
+  const std::string file = directory_ + "/" + sha256_hex(key.dump()).substr(0, 24) + ".json";
+  if (std::filesystem::exists(file)) {
+    const json stored = json::parse(read_file(file), nullptr, false);
+    if (!stored.is_discarded() && stored.is_object() && stored.value("key", json()) == key)
+      return {stored["result"], true};
+  }
+  json result = compute();
+  std::filesystem::create_directories(directory_);
+  write_file_atomically(file, json{{"key", key}, {"result", result}}.dump() + "\n");
+  return {std::move(result), false};
+}
+
+std::string results_directory(const RunOptions& options) {
+  return options.results_directory.empty() ? std::string(MPG_SOURCE_DIR) + "/results" : options.results_directory;
+}
+
+std::string cache_directory(const RunOptions& options, const std::string& spec_name) {
+  return (options.cache_directory.empty() ? results_directory(options) + "/.cache" : options.cache_directory) +
+         "/" + spec_name;
+}
+
+std::vector<std::string> write_result_files(const std::string& results_dir, const std::string& name, bool quick,
+                                            const std::string& markdown, const std::string& csv, const json& out) {
+  std::filesystem::create_directories(results_dir);
+  const std::string base = results_dir + "/" + name + (quick ? ".quick" : "");
+  write_file_atomically(base + ".md", markdown);
+  write_file_atomically(base + ".csv", csv);
+  write_file_atomically(base + ".json", out.dump(2) + "\n");
+  return {base + ".md", base + ".csv", base + ".json"};
+}
+
+}  // namespace mpg::harness

@@ -1,0 +1,89 @@
+// Pieces every experiment type of the harness shares: spec validation helpers, the code
+// revision, the on-disk cell cache, and atomic writing of the result tables. An experiment
+// type (binary classification, sequence labeling, ranking) is one file of lib/harness/ that
+// validates its spec and turns it into cells and tables with these.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lib/harness/experiment.hpp"
+
+namespace mpg::harness {
+
+using clock_type = std::chrono::steady_clock;
+double seconds_since(clock_type::time_point t);
+
+// Revision of the code that computes results: the last commit touching lib/, baselines/,
+// cli/ or CMakeLists.txt, with "-dirty" if those have uncommitted changes. Commits of docs,
+// specs or results do not change it, so they do not invalidate cached cells.
+std::string source_revision();
+
+// Spec validation with messages "<spec file>: <dotted key>: <what>" (thrown as InputError).
+class SpecValidator {
+ public:
+  explicit SpecValidator(std::string path) : path_(std::move(path)) {}
+  [[noreturn]] void fail(const std::string& where, const std::string& what) const;
+  // `object` must be an object whose keys are all in `allowed` and include `required`.
+  void keys(const nlohmann::json& object, const std::string& where, const std::set<std::string>& allowed,
+            const std::set<std::string>& required = {}) const;
+  const nlohmann::json& string(const nlohmann::json& object, const std::string& key,
+                               const std::string& where) const;
+  // A finite number in [low, high] ((low, high] when open_low).
+  double number(const nlohmann::json& object, const std::string& key, const std::string& where, double low,
+                double high, bool open_low = false) const;
+  // A non-empty array of finite numbers > 0.
+  void positive_grid(const nlohmann::json& object, const std::string& key, const std::string& where) const;
+  // `object[key]` must name a dataset of datasets/registry.json (and `variant_key` one of its variants).
+  void registry_dataset(const nlohmann::json& object, const std::string& where) const;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Finished cells on disk: <directory>/<sha256(key)[:24]>.json holding {key, result}. A file
+// whose stored key differs (hash collision, or a cell written by other code) is recomputed.
+// Files are written atomically, so a killed run leaves only whole cells behind.
+class CellCache {
+ public:
+  explicit CellCache(std::string directory) : directory_(std::move(directory)) {}
+  // Returns the cached result for `key`, or computes, stores and returns it; .second = cached.
+  std::pair<nlohmann::json, bool> get_or_compute(const nlohmann::json& key,
+                                                 const std::function<nlohmann::json()>& compute) const;
+  const std::string& directory() const { return directory_; }
+
+ private:
+  std::string directory_;
+};
+
+// <results>/ and <cache>/<spec name> for the options.
+std::string results_directory(const RunOptions& options);
+std::string cache_directory(const RunOptions& options, const std::string& spec_name);
+
+// Writes <results>/<name>[.quick].{md,csv,json} atomically; returns the three paths.
+std::vector<std::string> write_result_files(const std::string& results_dir, const std::string& name, bool quick,
+                                            const std::string& markdown, const std::string& csv,
+                                            const nlohmann::json& json);
+
+// ---- Experiment types -----------------------------------------------------------------------
+// The spec key "task" selects one (default "binary"); each validates its own keys.
+
+void validate_binary_spec(const nlohmann::json& spec, const std::string& path);
+RunSummary run_binary_experiment(nlohmann::json spec, const std::string& path, const RunOptions& options);
+
+// Sequence labeling (CoNLL-2003, CRF vs linear-chain F1 games): lib/harness/sequence_labeling.cpp.
+void validate_sequence_labeling_spec(const nlohmann::json& spec, const std::string& path);
+RunSummary run_sequence_labeling_experiment(nlohmann::json spec, const std::string& path,
+                                            const RunOptions& options);
+
+// Ranking (LETOR, DCG games vs learning-to-rank baselines): lib/harness/ranking.cpp.
+void validate_ranking_spec(const nlohmann::json& spec, const std::string& path);
+RunSummary run_ranking_experiment(nlohmann::json spec, const std::string& path, const RunOptions& options);
+
+}  // namespace mpg::harness
