@@ -1,9 +1,16 @@
 // Experiment harness (lib/harness/*): spec validation, overrides, reproducible splits, and the
-// cell cache (a rerun is served from the cache with identical tables; a lost cell is recomputed).
+// cell cache (a rerun is served from the cache with identical tables; a lost cell is recomputed;
+// a run killed mid-way leaves no tables and resumes to the same tables).
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "lib/error.hpp"
 #include "lib/harness/experiment.hpp"
@@ -183,4 +190,69 @@ TEST_CASE("Rerun is served from the cache; a lost cell is recomputed; same table
   const RunSummary third = run_experiment(spec_path, options);
   CHECK(third.cached_cells == 2);
   CHECK(without_times(read_file(third.result_files[1])) == without_times(csv));
+}
+
+TEST_CASE("A run killed mid-way leaves no tables and resumes to the same tables", "[harness]") {
+  if (!optdigits_present()) {
+    WARN("skipped: optdigits is not in " << data_directory());
+    return;
+  }
+  TempDir dir;
+  nlohmann::json spec = small_spec();
+  spec["datasets"]["OPT"]["classes"] = {0, 1, 2};
+  spec["methods"]["LR"]["lambda"] = {0.015625, 0.0625, 0.25, 1, 4, 16, 64};  // 21 cells, one thread
+  const std::string spec_path = write_spec(dir, spec);
+  const fs::path killed_results = dir.path() / "killed";
+  const fs::path cache = killed_results / ".cache" / "small";
+
+  // `mpg run` in a child process, SIGKILLed as soon as its first cell is in the cache.
+  std::vector<std::string> arguments = {MPG_CLI_PATH, "run", spec_path, "--threads", "1", "--quiet",
+                                        "--results", killed_results.string()};
+  std::vector<char*> argv;
+  for (auto& a : arguments) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t child = 0;
+  REQUIRE(posix_spawn(&child, MPG_CLI_PATH, nullptr, nullptr, argv.data(), environ) == 0);
+  auto cached_cells = [&] {
+    std::size_t count = 0;
+    if (fs::exists(cache))
+      for (const auto& e : fs::directory_iterator(cache)) count += e.path().extension() == ".json";
+    return count;
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (cached_cells() == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  REQUIRE(WIFSIGNALED(status));  // killed, not finished
+  const std::size_t survivors = cached_cells();
+  CHECK(survivors >= 1);
+  CHECK(survivors < 21);
+  CHECK_FALSE(fs::exists(killed_results / "small.md"));  // no partial result files
+  CHECK_FALSE(fs::exists(killed_results / "small.csv"));
+  for (const auto& e : fs::directory_iterator(cache))  // every surviving cell file is whole
+    if (e.path().extension() == ".json") CHECK_NOTHROW(nlohmann::json::parse(read_file(e.path().string())));
+
+  RunOptions options;
+  options.results_directory = killed_results.string();
+  options.progress = false;
+  options.threads = 2;
+  const RunSummary resumed = run_experiment(spec_path, options);
+  CHECK(resumed.cached_cells >= static_cast<int>(survivors));
+  CHECK(resumed.cached_cells < resumed.cells);
+  options.results_directory = (dir.path() / "uninterrupted").string();
+  const RunSummary uninterrupted = run_experiment(spec_path, options);
+  CHECK(uninterrupted.cached_cells == 0);
+  // Same tables: everything up to the timing columns, and the selected parameters.
+  const auto rows = [](const std::string& path) {
+    const auto table = nlohmann::json::parse(read_file(path));
+    nlohmann::json kept = table["tasks"];
+    for (auto row : table["rows"]) {
+      row.erase("seconds");
+      kept.push_back(row);
+    }
+    return kept;
+  };
+  CHECK(rows(resumed.result_files[2]) == rows(uninterrupted.result_files[2]));
 }
