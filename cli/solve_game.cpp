@@ -91,15 +91,24 @@ Action add_solve_game(CLI::App& app) {
                             {"iterations", summary.iterations},
                             {"converged", summary.converged()},
                             {"status", to_string(summary.status)},
+                            {"seconds", summary.seconds},
+                            {"lp_seconds", summary.lp_seconds},
+                            {"best_response_seconds", summary.best_response_seconds},
+                            {"generated_actions", {summary.predictor_actions, summary.adversary_actions}},
+                            {"pruned_actions", summary.pruned_actions},
                             {"predictor", strategy_json(solution.predictor)},
                             {"adversary", strategy_json(solution.adversary)}};
       fmt::print("{}\n", out.dump(2));
       return;
     }
     fmt::print("metric      {}\nn           {}\nvalue       {:.12g}\ngap         {:.3g}\n"
-               "iterations  {}\nstatus      {}\n",
+               "iterations  {}\nstatus      {}\n"
+               "time        {:.3f} s ({:.3f} s LP, {:.3f} s best responses)\n"
+               "generated   {} predictor + {} adversary actions ({} pruned)\n",
                game->metric_name(), n, summary.value, summary.gap, summary.iterations,
-               to_string(summary.status));
+               to_string(summary.status), summary.seconds, summary.lp_seconds,
+               summary.best_response_seconds, summary.predictor_actions, summary.adversary_actions,
+               summary.pruned_actions);
     auto print_strategy = [n](const char* who, const MixedStrategy<BinaryAction>& strategy) {
       fmt::print("{} support ({} actions):\n", who, strategy.size());
       for (std::size_t j = 0; j < strategy.size(); ++j)
