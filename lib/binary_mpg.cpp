@@ -80,8 +80,31 @@ BinaryMpgObjective::BinaryMpgObjective(const BinaryProblem& problem, MetricSetti
     precision_k(settings_, problem.labels);  // validate k before any game is played
 }
 
+Eigen::VectorXd features_of(const SparseRowMatrix& x, const BinaryAction& action) {
+  Eigen::VectorXd phi = Eigen::VectorXd::Zero(x.cols());
+  for (std::uint32_t i : action)
+    for (SparseRowMatrix::InnerIterator it(x, static_cast<Eigen::Index>(i)); it; ++it)
+      phi[it.col()] += it.value();
+  return phi;
+}
+
+bool has_closed_form(const MetricSettings& settings) {
+  return settings.metric == BinaryMetric::precision_at_k &&
+         settings.restriction == AdversaryRestriction::unrestricted;
+}
+
 double BinaryMpgObjective::evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) {
   const Eigen::VectorXd psi = problem_.features * theta;
+  if (has_closed_form(settings_)) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto eq = solve_precision_at_k_game(to_std(psi), precision_k(settings_, problem_.labels));
+    ++games_;
+    max_gap_ = std::max(max_gap_, eq.gap);
+    game_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    // E_Q*[Phi] = Phi(x, y*) for the adversary's optimal pure action y*.
+    gradient = features_of(problem_.features, eq.adversary_action) - gold_features_ + lambda_ * theta;
+    return -theta.dot(gold_features_) - eq.value + 0.5 * lambda_ * theta.squaredNorm();
+  }
   const auto game = make_binary_game(settings_, to_std(psi), problem_.labels);
   // The gold labelling seeds both players' sets when legal (as the reference code).
   std::vector<BinaryAction> predictor_seed = warm_predictor_;
@@ -197,6 +220,41 @@ BinaryPrediction predict_binary_mpg(const BinaryModel& model, const BinaryProble
                                     const DoubleOracleOptions& game_options) {
   const Eigen::VectorXd theta = model.aligned_theta(problem.features.cols() - 1);
   const Eigen::VectorXd psi = problem.features * theta;
+  const BinaryAction gold = positives_of(problem.labels);
+  if (has_closed_form(model.settings)) {
+    // Every equilibrium marginal pi* can be taken non-increasing in psi (the greedy fill of
+    // solve_precision_at_k_game), so the prediction is the top k by psi. Its probability is
+    // the largest any decomposition of pi* into k-subsets can give it:
+    // min(min_{i in S} pi_i, 1 - max_{i not in S} pi_i).
+    const auto start = std::chrono::steady_clock::now();
+    const std::size_t k = precision_k(model.settings, problem.labels);
+    const auto eq = solve_precision_at_k_game(to_std(psi), k);
+    BinaryPrediction prediction;
+    prediction.k = k;
+    prediction.action = eq.top_k;
+    std::sort(prediction.action.begin(), prediction.action.end());
+    prediction.marginals = eq.predictor_marginals;
+    double inside = 1.0, outside = 0.0;
+    std::vector<char> chosen(problem.labels.size(), 0);
+    for (auto i : prediction.action) chosen[i] = 1;
+    for (std::size_t i = 0; i < chosen.size(); ++i) {
+      const double pi = eq.predictor_marginals[static_cast<Eigen::Index>(i)];
+      if (chosen[i]) inside = std::min(inside, pi);
+      else outside = std::max(outside, pi);
+    }
+    prediction.probability = std::min(inside, 1.0 - outside);
+    for (auto i : gold) prediction.expected_score += eq.predictor_marginals[i] / static_cast<double>(k);
+    prediction.score = precision_at_k(prediction.action, gold, k);
+    prediction.game.status = eq.gap <= game_options.tolerance ? DoubleOracleStatus::converged
+                                                              : DoubleOracleStatus::stalled;
+    prediction.game.closed_form = true;
+    prediction.game.value = eq.value;
+    prediction.game.gap = eq.gap;
+    prediction.game.predictor_response_value = eq.predictor_response_value;
+    prediction.game.adversary_response_value = eq.adversary_response_value;
+    prediction.game.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return prediction;
+  }
   const auto game = make_binary_game(model.settings, to_std(psi), problem.labels);
   const auto solution = solve_double_oracle(*game, game_options);
   BinaryPrediction prediction;
@@ -205,7 +263,6 @@ BinaryPrediction predict_binary_mpg(const BinaryModel& model, const BinaryProble
   prediction.action = strategy.actions[best];
   prediction.probability = strategy.probabilities[best];
   prediction.marginals = binary_marginals(strategy, game->size());
-  const BinaryAction gold = positives_of(problem.labels);
   for (std::size_t j = 0; j < strategy.size(); ++j)
     prediction.expected_score += strategy.probabilities[j] * game->score(strategy.actions[j], gold);
   prediction.score = game->score(prediction.action, gold);

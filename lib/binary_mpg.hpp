@@ -51,6 +51,13 @@ struct MetricSettings {
 std::size_t precision_k(const MetricSettings& settings, const std::vector<int>& labels);
 
 // The game of one file for given potentials.
+// Phi(x, y) = sum_{i in y} x_i (bias included: it is the last column of x).
+Eigen::VectorXd features_of(const SparseRowMatrix& x, const BinaryAction& action);
+
+// P@k with the unrestricted adversary has a closed-form equilibrium (solve_precision_at_k_game);
+// training and prediction use it instead of the double oracle.
+bool has_closed_form(const MetricSettings& settings);
+
 std::unique_ptr<BinaryGame> make_binary_game(const MetricSettings& settings,
                                              std::vector<double> potentials,
                                              const std::vector<int>& labels);

@@ -11,15 +11,6 @@
 namespace mpg {
 namespace {
 
-// Phi(x, y) = sum_{i in y} x_i.
-Eigen::VectorXd features_of(const SparseRowMatrix& x, const BinaryAction& action) {
-  Eigen::VectorXd phi = Eigen::VectorXd::Zero(x.cols());
-  for (std::uint32_t i : action)
-    for (SparseRowMatrix::InnerIterator it(x, static_cast<Eigen::Index>(i)); it; ++it)
-      phi[it.col()] += it.value();
-  return phi;
-}
-
 // The cutting-plane model  phi_K(theta) = max_k (a_k . theta - c_k)  and its master problems
 //   min_theta lambda/2 ||theta||^2 - theta . g + phi_K(theta) + mu/2 ||theta - center||^2.
 // With B = [a_k - g] and l = lambda + mu the dual is the simplex QP
@@ -130,6 +121,8 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
   const BinaryAction gold = positives_of(problem.labels);
   const Eigen::VectorXd gold_features = features_of(x, gold);
   const LpBackend& lp = options.lp_backend ? *options.lp_backend : default_lp_backend();
+  const bool closed_form = has_closed_form(settings);
+  const std::size_t k = settings.metric == BinaryMetric::precision_at_k ? precision_k(settings, problem.labels) : 0;
 
   // Restricted game: the metric's seed actions and the gold labelling (when legal).
   const auto scorer = make_binary_game(settings, std::vector<double>(problem.labels.size(), 0.0),
@@ -174,8 +167,9 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     // and bound stays valid, only their tightness depends on the gap).
     const double game_tolerance = std::max(0.1 * options.tolerance, 0.1 * predicted_decrease);
     const Eigen::VectorXd psi = x * theta;
-    const auto game = make_binary_game(
-        settings, std::vector<double>(psi.data(), psi.data() + psi.size()), problem.labels);
+    const auto game = closed_form ? nullptr
+                                  : make_binary_game(settings, std::vector<double>(psi.data(), psi.data() + psi.size()),
+                                                     problem.labels);
     Eigen::VectorXd offsets(static_cast<Eigen::Index>(columns.size()));
     for (std::size_t j = 0; j < columns.size(); ++j)
       offsets[static_cast<Eigen::Index>(j)] = theta.dot(column_features[j]);
@@ -184,83 +178,98 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     double game_gap = 0.0;
     Eigen::VectorXd expected_features;  // E_Q[Phi]
     double cut_offset = 0.0;
-    for (;;) {
+    if (closed_form) {
+      // P@k, unrestricted adversary: the exact equilibrium in closed form, its adversary pure.
+      const auto eq = solve_precision_at_k_game(std::vector<double>(psi.data(), psi.data() + psi.size()), k);
       ++summary.game_iterations;
-      auto t = clock::now();
-      const MatrixGameSolution equilibrium = restricted->solve();
-      summary.lp_seconds += seconds_since(t);
-      const auto predictor = detail::support_of(rows, equilibrium.row_strategy);
-      const auto adversary = detail::support_of(columns, equilibrium.column_strategy);
-      expected_features = Eigen::VectorXd::Zero(x.cols());
-      for (std::size_t j = 0; j < columns.size(); ++j)
-        expected_features +=
-            equilibrium.column_strategy[static_cast<Eigen::Index>(j)] * column_features[j];
-      t = clock::now();
-      auto row_responses = options.extra_responses
-                               ? game->predictor_responses(adversary, predictor)
-                               : std::vector{game->predictor_best_response(adversary)};
-      auto column_responses = options.extra_responses
-                                  ? game->adversary_responses(predictor, adversary)
-                                  : std::vector{game->adversary_best_response(predictor)};
-      summary.best_response_seconds += seconds_since(t);
-      const double predictor_value = row_responses.front().value;    // includes -theta . E_Q[Phi]
-      const double adversary_value = column_responses.front().value;  // includes -psi(y)
-      upper = 0.5 * lambda * theta.squaredNorm() - theta.dot(gold_features) - adversary_value;
-      game_gap = predictor_value - adversary_value;
-      // The cut phi(theta') >= theta' . E_Q[Phi] - max_y_hat E_Q[score], valid for all theta'.
-      cut_offset = predictor_value + theta.dot(expected_features);
+      expected_features = features_of(x, eq.adversary_action);
+      cut_offset = eq.predictor_response_value + theta.dot(expected_features);
+      upper = 0.5 * lambda * theta.squaredNorm() - theta.dot(gold_features) - eq.adversary_response_value;
+      game_gap = eq.gap;
       if (upper < summary.objective) {
         summary.objective = upper;
         summary.game_gap = game_gap;
         best_theta = theta;
       }
-      // Actions idle for a while leave the restricted game (it only caches actions: every cut
-      // and bound is computed from best responses over all actions).
-      std::vector<Eigen::Index> stale_rows;
-      std::vector<Eigen::Index> stale_columns;
-      for (std::size_t i = 0; i < rows.size(); ++i) {
-        row_idle[i] = equilibrium.row_strategy[static_cast<Eigen::Index>(i)] > 0.0 ? 0 : row_idle[i] + 1;
-        if (row_idle[i] > options.idle_limit) stale_rows.push_back(static_cast<Eigen::Index>(i));
-      }
-      for (std::size_t j = 0; j < columns.size(); ++j) {
-        column_idle[j] = equilibrium.column_strategy[static_cast<Eigen::Index>(j)] > 0.0 ? 0 : column_idle[j] + 1;
-        if (column_idle[j] > options.idle_limit) stale_columns.push_back(static_cast<Eigen::Index>(j));
-      }
-      bool added = false;
-      const bool finished = game_gap <= game_tolerance;
-      if (!finished) {
-        if (!stale_rows.empty() || !stale_columns.empty()) {
-          restricted->remove(stale_rows, stale_columns);
-          detail::erase_positions(rows, stale_rows);
-          detail::erase_positions(row_idle, stale_rows);
-          detail::erase_positions(columns, stale_columns);
-          detail::erase_positions(column_idle, stale_columns);
-          detail::erase_positions(column_features, stale_columns);
+    } else {
+      for (;;) {
+        ++summary.game_iterations;
+        auto t = clock::now();
+        const MatrixGameSolution equilibrium = restricted->solve();
+        summary.lp_seconds += seconds_since(t);
+        const auto predictor = detail::support_of(rows, equilibrium.row_strategy);
+        const auto adversary = detail::support_of(columns, equilibrium.column_strategy);
+        expected_features = Eigen::VectorXd::Zero(x.cols());
+        for (std::size_t j = 0; j < columns.size(); ++j)
+          expected_features +=
+              equilibrium.column_strategy[static_cast<Eigen::Index>(j)] * column_features[j];
+        t = clock::now();
+        auto row_responses = options.extra_responses
+                                 ? game->predictor_responses(adversary, predictor)
+                                 : std::vector{game->predictor_best_response(adversary)};
+        auto column_responses = options.extra_responses
+                                    ? game->adversary_responses(predictor, adversary)
+                                    : std::vector{game->adversary_best_response(predictor)};
+        summary.best_response_seconds += seconds_since(t);
+        const double predictor_value = row_responses.front().value;    // includes -theta . E_Q[Phi]
+        const double adversary_value = column_responses.front().value;  // includes -psi(y)
+        upper = 0.5 * lambda * theta.squaredNorm() - theta.dot(gold_features) - adversary_value;
+        game_gap = predictor_value - adversary_value;
+        // The cut phi(theta') >= theta' . E_Q[Phi] - max_y_hat E_Q[score], valid for all theta'.
+        cut_offset = predictor_value + theta.dot(expected_features);
+        if (upper < summary.objective) {
+          summary.objective = upper;
+          summary.game_gap = game_gap;
+          best_theta = theta;
         }
-        for (auto& r : row_responses)
-          if (r.value > equilibrium.value + threshold && !detail::contains(rows, r.action)) {
-            Eigen::VectorXd row(static_cast<Eigen::Index>(columns.size()));
-            for (std::size_t j = 0; j < columns.size(); ++j)
-              row[static_cast<Eigen::Index>(j)] = scorer->score(r.action, columns[j]);
-            restricted->add_row(row);
-            rows.push_back(std::move(r.action));
-            row_idle.push_back(0);
-            added = true;
+        // Actions idle for a while leave the restricted game (it only caches actions: every cut
+        // and bound is computed from best responses over all actions).
+        std::vector<Eigen::Index> stale_rows;
+        std::vector<Eigen::Index> stale_columns;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+          row_idle[i] = equilibrium.row_strategy[static_cast<Eigen::Index>(i)] > 0.0 ? 0 : row_idle[i] + 1;
+          if (row_idle[i] > options.idle_limit) stale_rows.push_back(static_cast<Eigen::Index>(i));
+        }
+        for (std::size_t j = 0; j < columns.size(); ++j) {
+          column_idle[j] = equilibrium.column_strategy[static_cast<Eigen::Index>(j)] > 0.0 ? 0 : column_idle[j] + 1;
+          if (column_idle[j] > options.idle_limit) stale_columns.push_back(static_cast<Eigen::Index>(j));
+        }
+        bool added = false;
+        const bool finished = game_gap <= game_tolerance;
+        if (!finished) {
+          if (!stale_rows.empty() || !stale_columns.empty()) {
+            restricted->remove(stale_rows, stale_columns);
+            detail::erase_positions(rows, stale_rows);
+            detail::erase_positions(row_idle, stale_rows);
+            detail::erase_positions(columns, stale_columns);
+            detail::erase_positions(column_idle, stale_columns);
+            detail::erase_positions(column_features, stale_columns);
           }
-        for (auto& c : column_responses)
-          if (c.value < equilibrium.value - threshold && !detail::contains(columns, c.action)) {
-            Eigen::VectorXd column(static_cast<Eigen::Index>(rows.size()));
-            for (std::size_t i = 0; i < rows.size(); ++i)
-              column[static_cast<Eigen::Index>(i)] = scorer->score(rows[i], c.action);
-            column_features.push_back(features_of(x, c.action));
-            restricted->add_column(column, theta.dot(column_features.back()));
-            columns.push_back(std::move(c.action));
-            column_idle.push_back(0);
-            added = true;
-          }
+          for (auto& r : row_responses)
+            if (r.value > equilibrium.value + threshold && !detail::contains(rows, r.action)) {
+              Eigen::VectorXd row(static_cast<Eigen::Index>(columns.size()));
+              for (std::size_t j = 0; j < columns.size(); ++j)
+                row[static_cast<Eigen::Index>(j)] = scorer->score(r.action, columns[j]);
+              restricted->add_row(row);
+              rows.push_back(std::move(r.action));
+              row_idle.push_back(0);
+              added = true;
+            }
+          for (auto& c : column_responses)
+            if (c.value < equilibrium.value - threshold && !detail::contains(columns, c.action)) {
+              Eigen::VectorXd column(static_cast<Eigen::Index>(rows.size()));
+              for (std::size_t i = 0; i < rows.size(); ++i)
+                column[static_cast<Eigen::Index>(i)] = scorer->score(rows[i], c.action);
+              column_features.push_back(features_of(x, c.action));
+              restricted->add_column(column, theta.dot(column_features.back()));
+              columns.push_back(std::move(c.action));
+              column_idle.push_back(0);
+              added = true;
+            }
+        }
+        if (finished || !added) break;
+        if (options.max_seconds > 0.0 && seconds_since(start) >= options.max_seconds) break;
       }
-      if (finished || !added) break;
-      if (options.max_seconds > 0.0 && seconds_since(start) >= options.max_seconds) break;
     }
     cuts.add(expected_features, cut_offset);
     if (!std::isfinite(center_value)) {

@@ -69,6 +69,9 @@ struct DoubleOracleSummary {
   double seconds = 0.0;
   double lp_seconds = 0.0;
   double best_response_seconds = 0.0;
+  // The game was solved in closed form instead (P@k with the unrestricted adversary,
+  // solve_precision_at_k_game): no iterations, the gap is that solution's certificate.
+  bool closed_form = false;
 
   bool converged() const { return status == DoubleOracleStatus::converged; }
 };

@@ -79,3 +79,52 @@ TEST_CASE("P@2 game values of thesis Table III (n = 3)", "[precision_at_k]") {
     CHECK(unrestricted.summary.value == Approx(c.unrestricted).margin(1e-9));
   }
 }
+
+TEST_CASE("P@k closed-form equilibrium: hand example", "[precision_at_k]") {
+  // k = 2, psi = (0.9, 0.3, 0.1, -0.2): capacities min(1, 2 psi+) = (1, 0.6, 0.2, 0), C = 1.8 < 2.
+  // v = -(0.9 + 0.3 + 0.1) + 1.8 / 2 = -0.4; the adversary labels {psi >= 1/2} = {0}:
+  // its payoff against any pi with pi_0 = 1 is 1/2 - 0.9 = -0.4.
+  const auto eq = solve_precision_at_k_game({0.9, 0.3, 0.1, -0.2}, 2);
+  CHECK(eq.value == Approx(-0.4).margin(1e-15));
+  CHECK(eq.gap == Approx(0.0).margin(1e-15));
+  CHECK(eq.adversary_action == BinaryAction{0});
+  CHECK(eq.predictor_marginals.sum() == Approx(2.0).margin(1e-15));
+  CHECK(eq.top_k == BinaryAction{0, 1});
+  // Saturated: k = 1, psi = (0.5, 0.7): C = 1 + 1 > 1, v = 1 - 1.2, adversary labels both.
+  const auto saturated = solve_precision_at_k_game({0.5, 0.7}, 1);
+  CHECK(saturated.value == Approx(-0.2).margin(1e-15));
+  CHECK(saturated.adversary_action == BinaryAction{0, 1});
+  CHECK(saturated.top_k == BinaryAction{1});
+  CHECK_THROWS_AS(solve_precision_at_k_game({0.1}, 2), Error);
+}
+
+TEST_CASE("P@k closed-form equilibrium equals the full-matrix LP and the double oracle", "[precision_at_k]") {
+  std::mt19937 rng(57);
+  std::uniform_real_distribution<double> scale_choice(0.0, 1.0);
+  for (std::size_t n = 1; n <= 8; ++n) {
+    for (int trial = 0; trial < 12; ++trial) {
+      const std::size_t k = 1 + static_cast<std::size_t>(trial) % n;
+      // Potentials around 1/k, where the equilibrium is mixed, and at larger scales.
+      std::vector<double> psi = random_potentials(n, rng);
+      const double scale = trial % 3 == 0 ? 1.0 : (0.2 + 2.0 * scale_choice(rng)) / static_cast<double>(k);
+      for (auto& p : psi) p *= scale;
+      INFO("n = " << n << " k = " << k << " trial " << trial);
+      const auto eq = solve_precision_at_k_game(psi, k);
+      CHECK(eq.gap == Approx(0.0).margin(1e-12));
+      double positive_part = 0.0, capacity = 0.0;
+      for (double p : psi) {
+        positive_part += std::max(0.0, p);
+        capacity += std::min(1.0, static_cast<double>(k) * std::max(0.0, p));
+      }
+      CHECK(eq.value == Approx(-positive_part + std::min(1.0, capacity / static_cast<double>(k))).margin(1e-12));
+      PrecisionAtKGame game(psi, k);
+      const double lp_value = solve_matrix_game(full_payoff_matrix(game, n)).value;
+      CHECK(eq.value == Approx(lp_value).margin(1e-9));
+      CHECK(solve_double_oracle(game).summary.value == Approx(eq.value).margin(1e-9));
+      // pi is a legal marginal vector; the adversary's action is a best response to it.
+      CHECK(eq.predictor_marginals.minCoeff() >= 0.0);
+      CHECK(eq.predictor_marginals.maxCoeff() <= 1.0);
+      CHECK(eq.predictor_marginals.sum() == Approx(static_cast<double>(k)).margin(1e-12));
+    }
+  }
+}

@@ -23,6 +23,52 @@ BinaryAction k_smallest(const Eigen::VectorXd& values, std::size_t k) {
 
 }  // namespace
 
+PrecisionAtKEquilibrium solve_precision_at_k_game(const std::vector<double>& psi, std::size_t k) {
+  const std::size_t n = psi.size();
+  if (k < 1 || k > n)
+    throw Error("precision@k needs 1 <= k <= n, got k = " + std::to_string(k) + " with n = " +
+                std::to_string(n));
+  const double kk = static_cast<double>(k);
+  std::vector<std::uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return psi[a] > psi[b] || (psi[a] == psi[b] && a < b);
+  });
+  double capacity = 0.0;  // C
+  for (double p : psi) capacity += std::min(1.0, kk * std::max(0.0, p));
+
+  PrecisionAtKEquilibrium eq;
+  eq.predictor_marginals = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n));
+  // Useful capacity first, in decreasing psi; then (C < k) top up in the same order.
+  double remaining = kk;
+  for (auto i : order) {
+    const double useful = std::min({1.0, kk * std::max(0.0, psi[i]), remaining});
+    eq.predictor_marginals[i] = useful;
+    remaining -= useful;
+  }
+  for (auto i : order) {
+    if (remaining <= 0.0) break;
+    const double top_up = std::min(1.0 - eq.predictor_marginals[i], remaining);
+    eq.predictor_marginals[i] += top_up;
+    remaining -= top_up;
+  }
+  const bool saturated = capacity > kk;
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (saturated ? psi[i] > 0.0 : kk * psi[i] >= 1.0) eq.adversary_action.push_back(i);
+  eq.top_k.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k));
+
+  // The certificate, from the definitions of both best responses.
+  double action_potential = 0.0;
+  for (auto i : eq.adversary_action) action_potential += psi[i];
+  eq.predictor_response_value =
+      static_cast<double>(std::min(eq.adversary_action.size(), k)) / kk - action_potential;
+  for (std::size_t i = 0; i < n; ++i)
+    eq.adversary_response_value += std::min(0.0, eq.predictor_marginals[static_cast<Eigen::Index>(i)] / kk - psi[i]);
+  eq.gap = eq.predictor_response_value - eq.adversary_response_value;
+  eq.value = eq.adversary_response_value;
+  return eq;
+}
+
 AdversaryRestriction parse_adversary_restriction(const std::string& name) {
   if (name == "unrestricted") return AdversaryRestriction::unrestricted;
   if (name == "exactly_k") return AdversaryRestriction::exactly_k;

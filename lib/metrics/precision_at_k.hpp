@@ -19,6 +19,31 @@ std::string to_string(AdversaryRestriction restriction);
 // P@k of a prediction with exactly k ones.
 double precision_at_k(const BinaryAction& prediction, const BinaryAction& label, std::size_t k);
 
+// Closed-form equilibrium of the P@k game with the UNRESTRICTED adversary. Mixed strategies
+// enter the expected payoff only through the marginals pi_i = P(i in Y_hat), which range over
+// the hypersimplex {pi in [0,1]^n : sum pi = k}, and m_i = P(Y_i = 1) in [0,1]^n:
+//     E[P@k - psi . Y] = sum_i m_i (pi_i / k - psi_i).
+// So  v = max_pi sum_i min(0, pi_i / k - psi_i) = -sum_i psi_i^+ + min(1, C / k),
+//     C = sum_i min(1, k psi_i^+)  (the "useful capacity"):
+// every unit of pi_i lowers the adversary's gain by 1/k while pi_i < k psi_i, and nothing after.
+// An optimal predictor fills min(1, k psi_i^+) in decreasing order of psi until k units are
+// placed (the rest, if C < k, tops up the next examples in that order); an optimal adversary
+// plays the pure action {i : psi_i >= 1/k} when C <= k and {i : psi_i > 0} when C > k.
+// Both facts are checked, not assumed: `gap` is the predictor's best-response value against
+// that pure action minus the adversary's best-response value against pi (exactly 0 in exact
+// arithmetic). O(n log n); the double oracle needs hundreds of iterations on the same games
+// when the potentials are of order 1/k (as at the learned theta).
+struct PrecisionAtKEquilibrium {
+  double value = 0.0;
+  Eigen::VectorXd predictor_marginals;  // pi
+  BinaryAction adversary_action;        // an optimal (pure) adversary strategy
+  double predictor_response_value = 0.0;  // max_{|y_hat| = k} P@k(y_hat, y) - psi . y
+  double adversary_response_value = 0.0;  // min_y E_pi[P@k(Y_hat, y)] - psi . y
+  double gap = 0.0;                       // their difference
+  BinaryAction top_k;  // the k examples of largest psi (ties: smaller index), largest pi first
+};
+PrecisionAtKEquilibrium solve_precision_at_k_game(const std::vector<double>& potentials, std::size_t k);
+
 class PrecisionAtKGame : public BinaryGame {
  public:
   // Throws mpg::Error unless 1 <= k <= n.
