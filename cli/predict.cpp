@@ -60,6 +60,7 @@ Action add_predict(CLI::App& app) {
                           {"n", n},
                           {"predicted_positives", prediction.action.size()},
                           {"gap", game.gap},
+                          {"solver", game.closed_form ? "closed form" : "double oracle"},
                           {"converged", game.converged()},
                           {"iterations", game.iterations},
                           {"probability", prediction.probability},
@@ -73,11 +74,14 @@ Action add_predict(CLI::App& app) {
     fmt::print("metric               {}\n", to_string(model.settings.metric));
     if (prediction.k) fmt::print("k                    {}\n", prediction.k);
     fmt::print("score                {:.6f}\nexpected score       {:.6f}\nn                    {}\n"
-               "predicted positives  {}\nprobability          {:.6f}\ngame                 {} "
-               "after {} iterations, gap {:.2e}, {:.3f} s\n",
+               "predicted positives  {}\nprobability          {:.6f}\n",
                prediction.score, prediction.expected_score, n, prediction.action.size(),
-               prediction.probability, to_string(game.status), game.iterations, game.gap,
-               game.seconds);
+               prediction.probability);
+    if (game.closed_form)
+      fmt::print("game                 solved in closed form, gap {:.2e}, {:.3f} s\n", game.gap, game.seconds);
+    else
+      fmt::print("game                 {} after {} iterations, gap {:.2e}, {:.3f} s\n", to_string(game.status),
+                 game.iterations, game.gap, game.seconds);
   };
 }
 

@@ -7,6 +7,7 @@
 #include "lib/binary_mpg.hpp"
 #include "lib/io.hpp"
 #include "lib/cutting_plane_trainer.hpp"
+#include "lib/precision_at_k_trainer.hpp"
 
 namespace mpg::cli {
 
@@ -19,7 +20,7 @@ Action add_train(CLI::App& app) {
     double positive_label = 1.0;
     double k_fraction = 0.5;
     std::string adversary = "unrestricted";
-    std::string optimizer = "cutting_plane";
+    std::string optimizer = "auto";
     std::string start = "gold_direction";
     int max_iterations = 200;
     bool max_iterations_given = false;
@@ -50,9 +51,12 @@ Action add_train(CLI::App& app) {
       ->check(CLI::IsMember({"unrestricted", "exactly_k"}));
   command->add_option("--optimizer", s->optimizer,
                       "cutting_plane (exact: stops when the objective is certified within "
-                      "--tolerance), lbfgs or adadelta (one solved game per objective evaluation)")
+                      "--objective-tolerance), dual (precision_at_k with the unrestricted adversary "
+                      "only: accelerated proximal gradient on the dual of the learning problem, "
+                      "same certificate), lbfgs or adadelta (one solved game per objective "
+                      "evaluation); auto = dual where it applies, else cutting_plane")
       ->capture_default_str()
-      ->check(CLI::IsMember({"cutting_plane", "lbfgs", "adadelta"}));
+      ->check(CLI::IsMember({"auto", "cutting_plane", "dual", "lbfgs", "adadelta"}));
   command->add_option("--start", s->start,
                       "Initial theta: gold_direction (unit step along Phi(x, y_gold)) or zero "
                       "(the reference code; its game at theta = 0 needs n+1 actions)")
@@ -65,11 +69,11 @@ Action add_train(CLI::App& app) {
             s->max_iterations = value;
             s->max_iterations_given = true;
           },
-          "Optimizer iteration cap (default 200 for lbfgs/adadelta, 100000 for cutting_plane); a "
+          "Optimizer iteration cap (default 200 for lbfgs/adadelta, 100000 for cutting_plane, 1000000 for dual); a "
           "capped run is reported as not converged")
       ->check(CLI::PositiveNumber);
   command->add_option("--objective-tolerance", s->tolerance,
-                      "cutting_plane: stop when the objective is certified within this")
+                      "cutting_plane and dual: stop when the objective is certified within this")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   command->add_flag("--quiet", s->quiet, "No per-iteration progress on stderr");
@@ -81,6 +85,28 @@ Action add_train(CLI::App& app) {
     settings.metric = parse_binary_metric(s->metric);
     settings.k_fraction = s->k_fraction;
     settings.restriction = parse_adversary_restriction(s->adversary);
+    if (s->optimizer == "auto") s->optimizer = has_closed_form(settings) ? "dual" : "cutting_plane";
+    if (s->optimizer == "dual") {
+      PrecisionAtKTrainOptions options;
+      options.lambda = s->lambda;
+      options.tolerance = s->tolerance;
+      options.max_seconds = s->game.max_seconds;
+      if (s->max_iterations_given) options.max_iterations = s->max_iterations;
+      PrecisionAtKTrainSummary summary;
+      BinaryModel model = train_precision_at_k_mpg(problem, settings, options, &summary);
+      model.positive_label = s->positive_label;
+      nlohmann::json out = model.to_json();
+      out["training"] = {{"file", s->train_path},       {"examples", problem.labels.size()},
+                         {"optimizer", "dual"},         {"converged", summary.converged},
+                         {"stop_reason", summary.status}, {"iterations", summary.iterations},
+                         {"objective", summary.objective}, {"lower_bound", summary.dual_value},
+                         {"gap", summary.gap},          {"seconds", summary.seconds}};
+      write_file_atomically(s->model_path, out.dump(2) + "\n");
+      if (!s->quiet)
+        fmt::print(stderr, "train: {} after {} iterations: objective {:.10g} (certified gap {:.2e}); {:.2f} s\n",
+                   summary.status, summary.iterations, summary.objective, summary.gap, summary.seconds);
+      return;
+    }
     if (s->optimizer == "cutting_plane") {
       CuttingPlaneOptions options;
       options.lambda = s->lambda;

@@ -18,6 +18,7 @@
 #include "baselines/logistic_regression.hpp"
 #include "baselines/structured_svm.hpp"
 #include "lib/cutting_plane_trainer.hpp"
+#include "lib/precision_at_k_trainer.hpp"
 #include "lib/error.hpp"
 #include "lib/harness/common.hpp"
 #include "lib/io.hpp"
@@ -208,13 +209,26 @@ json Experiment::run_validation_cell(const Cell& cell) const {
     options.lambda = cell.parameter;
     options.tolerance = cell.method_spec.value("tolerance", 1e-6);
     options.max_seconds = cell.method_spec.value("max_seconds", 0.0);
-    CuttingPlaneSummary summary;
-    const BinaryModel model =
-        train_binary_mpg_cutting_plane(problem, settings_for(metric_, k_fraction_), options, &summary);
+    const MetricSettings settings = settings_for(metric_, k_fraction_);
+    BinaryModel model;
+    if (has_closed_form(settings)) {  // P@k: the dual trainer over the closed-form game
+      PrecisionAtKTrainOptions dual;
+      dual.lambda = options.lambda;
+      dual.tolerance = options.tolerance;
+      dual.max_seconds = options.max_seconds;
+      PrecisionAtKTrainSummary summary;
+      model = train_precision_at_k_mpg(problem, settings, dual, &summary);
+      result["training"] = {{"converged", summary.converged}, {"status", summary.status},
+                            {"objective", summary.objective}, {"gap", summary.gap},
+                            {"iterations", summary.iterations}, {"trainer", "dual"}};
+    } else {
+      CuttingPlaneSummary summary;
+      model = train_binary_mpg_cutting_plane(problem, settings, options, &summary);
+      result["training"] = {{"converged", summary.converged}, {"status", summary.status},
+                            {"objective", summary.objective}, {"gap", summary.gap},
+                            {"iterations", summary.iterations}, {"trainer", "cutting_plane"}};
+    }
     result["train_seconds"] = seconds_since(start);
-    result["training"] = {{"converged", summary.converged}, {"status", summary.status},
-                          {"objective", summary.objective}, {"gap", summary.gap},
-                          {"iterations", summary.iterations}};
     result["weights"] = std::vector<double>(model.theta.data(), model.theta.data() + model.theta.size());
     const auto t = clock_type::now();
     BinaryProblem validation{"validation part", data.validation, validation_labels};
