@@ -19,6 +19,8 @@ DoubleOracleOptions game_options(double tolerance, int max_iterations) {
   DoubleOracleOptions o;
   o.tolerance = tolerance;
   o.max_iterations = max_iterations;
+  // Sentence games are small: keep every generated action (no pruning).
+  o.prune_after = 0;
   return o;
 }
 

@@ -123,38 +123,42 @@ BestResponse<LabelSequence> LinearChainF1Game::adversary_best_response(
     const MixedStrategy<LabelSequence>& predictor) const {
   const auto T = static_cast<Eigen::Index>(length());
   const int m = potentials_.labels();
+  const auto M = static_cast<std::size_t>(m);
   const int C = target_;
   double p0 = 0.0;
   const Eigen::MatrixXd f = gfm_matrix(predictor, length(), C, p0);
   const auto& U = potentials_.unary;
   const auto& B = potentials_.transition;
 
-  // MSUM for a fixed k: value[r * m + c] = best psi - sum f over prefixes 0..t with r C labels
-  // ending in c. With `back`, records the argmax previous label per (t, r, c).
+  // MSUM as a forward DP over states (r, c) = (C labels used so far, label at t):
+  //   value_t(r, c) = max_a value_{t-1}(r - I(c = C), a) + B(a, c) + U(t, c) - I(c = C) f(t, k),
+  // with value_0(r, c) = B(START, c) + U(0, c) - I(c = C) f(0, k). `cost_column` k selects the
+  // f column (-1: no cost, psi only); with `exact`, states that cannot reach r = R at the end are
+  // skipped. Returns value_{T-1}; with `back`, records the argmax a per (t, r, c).
   std::vector<double> value, next;
-  auto msum = [&](Eigen::Index k, std::vector<std::int8_t>* back) {
-    const auto K = static_cast<std::size_t>(k);
-    const std::size_t states = (K + 1) * static_cast<std::size_t>(m);
+  auto chain_dp = [&](std::size_t R, Eigen::Index cost_column, bool exact, std::vector<std::int8_t>* back) {
+    const std::size_t states = (R + 1) * M;
     value.assign(states, kMinusInfinity);
     if (back) back->assign(static_cast<std::size_t>(T) * states, -1);
-    auto gain = [&](Eigen::Index t, int c) { return U(t, c) - (c == C ? f(t, k) : 0.0); };
+    auto gain = [&](Eigen::Index t, int c) {
+      return U(t, c) - (c == C && cost_column >= 0 ? f(t, cost_column) : 0.0);
+    };
     for (int c = 0; c < m; ++c) {
       const std::size_t r = c == C ? 1 : 0;
-      if (r <= K) value[r * static_cast<std::size_t>(m) + static_cast<std::size_t>(c)] = B(m, c) + gain(0, c);
+      if (r <= R) value[r * M + static_cast<std::size_t>(c)] = B(m, c) + gain(0, c);
     }
     for (Eigen::Index t = 1; t < T; ++t) {
       next.assign(states, kMinusInfinity);
-      // r C labels after position t must leave room for the remaining k - r in T - 1 - t slots.
-      const auto remaining = static_cast<std::size_t>(T - 1 - t);
-      for (std::size_t r = 0; r <= K && r <= static_cast<std::size_t>(t) + 1; ++r) {
-        if (r + remaining < K) continue;
+      const auto remaining = static_cast<std::size_t>(T - 1 - t);  // positions after t
+      for (std::size_t r = 0; r <= R && r <= static_cast<std::size_t>(t) + 1; ++r) {
+        if (exact && r + remaining < R) continue;
         for (int c = 0; c < m; ++c) {
           if (c == C && r == 0) continue;
-          const std::size_t from_r = c == C ? r - 1 : r;
+          const std::size_t from = (c == C ? r - 1 : r) * M;
           double best = kMinusInfinity;
           int arg = -1;
           for (int a = 0; a < m; ++a) {
-            const double v = value[from_r * static_cast<std::size_t>(m) + static_cast<std::size_t>(a)];
+            const double v = value[from + static_cast<std::size_t>(a)];
             if (v == kMinusInfinity) continue;
             const double candidate = v + B(a, c);
             if (candidate > best) {
@@ -163,45 +167,65 @@ BestResponse<LabelSequence> LinearChainF1Game::adversary_best_response(
             }
           }
           if (arg < 0) continue;
-          const std::size_t state = r * static_cast<std::size_t>(m) + static_cast<std::size_t>(c);
+          const std::size_t state = r * M + static_cast<std::size_t>(c);
           next[state] = best + gain(t, c);
           if (back) (*back)[static_cast<std::size_t>(t) * states + state] = static_cast<std::int8_t>(arg);
         }
       }
       value.swap(next);
     }
-    double best = kMinusInfinity;
-    int arg = -1;
-    for (int c = 0; c < m; ++c) {
-      const double v = value[K * static_cast<std::size_t>(m) + static_cast<std::size_t>(c)];
-      if (v > best) {
-        best = v;
-        arg = c;
-      }
-    }
-    return std::pair<double, int>{k == 0 ? best - p0 : best, arg};
+    return value;
+  };
+  auto best_final = [&](const std::vector<double>& final_values, std::size_t r) {
+    std::pair<double, int> best{kMinusInfinity, -1};
+    for (int c = 0; c < m; ++c)
+      if (final_values[r * M + static_cast<std::size_t>(c)] > best.first)
+        best = {final_values[r * M + static_cast<std::size_t>(c)], c};
+    return best;
   };
 
-  double best_value = kMinusInfinity;
+  // Bounds: psi_max(k) = max psi over sequences with exactly k C labels (one DP for all k), and
+  // since f >= 0, E_k <= psi_max(k) - (sum of the k smallest f(t, k)). E_0 = psi_max(0) - p0
+  // exactly. Exact E_k are computed in decreasing order of the bound until the bound cannot beat
+  // the best value found: the result equals the maximum over all k.
+  const std::vector<double> psi_final = chain_dp(static_cast<std::size_t>(T), -1, false, nullptr);
+  std::vector<double> bound(static_cast<std::size_t>(T) + 1);
+  std::vector<double> column(static_cast<std::size_t>(T));
+  for (Eigen::Index k = 1; k <= T; ++k) {
+    for (Eigen::Index t = 0; t < T; ++t) column[static_cast<std::size_t>(t)] = f(t, k);
+    std::nth_element(column.begin(), column.begin() + (k - 1), column.end());
+    double smallest = 0.0;
+    for (Eigen::Index i = 0; i < k; ++i) smallest += column[static_cast<std::size_t>(i)];
+    bound[static_cast<std::size_t>(k)] = best_final(psi_final, static_cast<std::size_t>(k)).first - smallest;
+  }
+  double best_value = best_final(psi_final, 0).first - p0;
   Eigen::Index best_k = 0;
-  for (Eigen::Index k = 0; k <= T; ++k) {
-    const double e = msum(k, nullptr).first;
-    if (e > best_value) {
+  std::vector<Eigen::Index> order;
+  for (Eigen::Index k = 1; k <= T; ++k) order.push_back(k);
+  std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) {
+    return bound[static_cast<std::size_t>(a)] > bound[static_cast<std::size_t>(b)];
+  });
+  for (Eigen::Index k : order) {
+    if (bound[static_cast<std::size_t>(k)] <= best_value) break;
+    const double e = best_final(chain_dp(static_cast<std::size_t>(k), k, true, nullptr), static_cast<std::size_t>(k)).first;
+    if (e > best_value || (e == best_value && k < best_k)) {
       best_value = e;
       best_k = k;
     }
   }
+
+  // Backtrack the argmax sequence of the best k.
   std::vector<std::int8_t> back;
-  const int last = msum(best_k, &back).second;
-  const std::size_t states = static_cast<std::size_t>(best_k + 1) * static_cast<std::size_t>(m);
+  const auto K = static_cast<std::size_t>(best_k);
+  const std::vector<double> final_values = chain_dp(K, best_k == 0 ? -1 : best_k, true, &back);
+  const std::size_t states = (K + 1) * M;
   LabelSequence sequence(static_cast<std::size_t>(T));
-  int c = last;
-  std::size_t r = static_cast<std::size_t>(best_k);
+  int c = best_final(final_values, K).second;
+  std::size_t r = K;
   for (Eigen::Index t = T - 1; t >= 0; --t) {
     sequence[static_cast<std::size_t>(t)] = c;
     if (t == 0) break;
-    const int previous = back[static_cast<std::size_t>(t) * states + r * static_cast<std::size_t>(m) +
-                              static_cast<std::size_t>(c)];
+    const int previous = back[static_cast<std::size_t>(t) * states + r * M + static_cast<std::size_t>(c)];
     if (c == C) --r;
     c = previous;
   }
