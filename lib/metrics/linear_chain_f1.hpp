@@ -12,8 +12,11 @@
 // Adversary's best response (Eqs. 4.23-4.24, LCFM): for each k = 0..T, the DP MSUM maximizes
 //     E_k = max_{y: |y|_C = k} psi(y) - sum_{t: y_t = C} f(t, k)      (k >= 1; f = F of the predictor)
 //     E_0 = max_{y: |y|_C = 0} psi(y) - P(|Y_hat|_C = 0)
-// over states (position, C labels used, previous label), O(m^2 T^2) per k, O(m^2 T^3) in all;
+// over states (position, C labels used, previous label), O(m^2 T^2) per k, O(m^2 T^3) for all k;
 // the adversary plays the argmax sequence of the best k, worth -max_k E_k in payoff units.
+// Speed-up (exact): one psi-only DP gives psi_max(k) for every k in O(m^2 T^2); as f >= 0,
+// E_k <= psi_max(k) - (sum of the k smallest f(t, k)), so the exact DPs run in decreasing order
+// of that bound and stop once no bound exceeds the best E_k found.
 #pragma once
 
 #include <string>
