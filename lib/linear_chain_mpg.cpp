@@ -3,6 +3,10 @@
 
 #include <tbb/parallel_for.h>
 
+#include <cmath>
+#include <numbers>
+#include <random>
+
 #include "lib/error.hpp"
 
 namespace mpg {
@@ -78,8 +82,19 @@ LinearChainMpgModel train_linear_chain_mpg(const std::vector<FeaturizedSentence>
   model.layout = layout;
   model.target = options.target;
   model.theta = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(layout.size()));
+  if (options.initial_scale > 0.0) {
+    // Box-Muller on a 64-bit Mersenne twister: the same draw with every standard library.
+    std::mt19937_64 engine(options.seed);
+    auto uniform = [&engine] { return (static_cast<double>(engine() >> 11) + 0.5) * 0x1.0p-53; };
+    for (Eigen::Index i = 0; i < model.theta.size(); ++i) {
+      const double u1 = uniform();
+      const double u2 = uniform();
+      model.theta[i] = options.initial_scale * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+    }
+  }
   OptimizerOptions optimizer;
   optimizer.kind = OptimizerKind::lbfgs;
+  optimizer.lbfgs_armijo_only = true;
   optimizer.max_iterations = options.max_iterations;
   optimizer.gradient_tolerance = options.gradient_tolerance;
   model.summary = minimize(objective, model.theta, optimizer);

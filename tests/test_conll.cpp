@@ -167,3 +167,35 @@ TEST_CASE("the shared CoNLL-2003 subsets give Table IX's class counts", "[conll]
   CHECK(testb.label_tokens[3] == 746);
   CHECK(testb.label_tokens[4] == 280);
 }
+
+TEST_CASE("sequence-labeling specs are validated with file and key", "[conll]") {
+  TempDir dir("conll_spec");
+  auto error_of = [&](const std::string& text) -> std::string {
+    const std::string path = dir.write("spec.json", text);
+    try {
+      mpg::harness::load_spec(path, false);
+    } catch (const mpg::InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const std::string base =
+      R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "conll2003"},
+          "subsets": {"conll.300": 300}, "classes": ["PER"], "protocol": {"validation_fraction": 0.5},
+          "methods": {"CRF": {"kind": "crf", "lambda": [1]}})";
+  CHECK(error_of(base + "}") == "no error");
+  CHECK_THAT(error_of(base + R"(, "colour": 1})"), Contains("spec.json: unknown key 'colour'"));
+  CHECK_THAT(error_of(R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "conll2003"},
+          "subsets": {"conll.300": 300}, "classes": ["PERSON"], "protocol": {"validation_fraction": 0.5},
+          "methods": {"CRF": {"kind": "crf", "lambda": [1]}}})"),
+             Contains("classes: unknown class \"PERSON\""));
+  CHECK_THAT(error_of(R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "optdigits"},
+          "subsets": {"conll.300": 300}, "classes": ["PER"], "protocol": {"validation_fraction": 0.5},
+          "methods": {"CRF": {"kind": "crf", "lambda": [1]}}})"),
+             Contains("dataset.registry: dataset 'optdigits' is not in CoNLL format"));
+  CHECK_THAT(error_of(R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "conll2003"},
+          "subsets": {"conll.300": 0}, "classes": ["PER"], "protocol": {"validation_fraction": 0.5},
+          "methods": {"CRF": {"kind": "svm", "lambda": [1]}}})"),
+             Contains("subsets.conll.300: expected a positive number of sentences"));
+  CHECK_THAT(error_of(base + R"(, "published": {"MPG": {}}})"), Contains("published.MPG: no such method in methods"));
+}

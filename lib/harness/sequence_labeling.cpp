@@ -497,12 +497,13 @@ RunSummary SequenceExperiment::run_f1() {
   std::mutex print_mutex;
   const int threads = options_.threads > 0 ? options_.threads : static_cast<int>(std::thread::hardware_concurrency());
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(std::max(1, threads)));
-  // Largest subsets and MPG cells first, so the long cells do not start last.
+  // Smaller subsets first (an interrupted full run leaves whole subsets in the cache), the long
+  // MPG cells first within a subset.
   std::vector<std::size_t> order(cells.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const auto weight = [&](const Cell& c) { return c.subset->size * (c.kind == "mpg" ? 10 : 1); };
-    return weight(cells[a]) > weight(cells[b]);
+    if (cells[a].subset->size != cells[b].subset->size) return cells[a].subset->size < cells[b].subset->size;
+    return cells[a].kind == "mpg" && cells[b].kind != "mpg";
   });
   tbb::parallel_for(std::size_t{0}, order.size(), [&](std::size_t j) {
     const std::size_t i = order[j];
