@@ -555,7 +555,7 @@ RunSummary SequenceExperiment::run_f1() {
   std::vector<std::string> methods;
   for (const auto& [method, m] : spec_["methods"].items()) methods.push_back(method);
   // Wide table in the thesis' layout.
-  md += "| set | tag |";
+  md += "| subset | tag |";
   std::string rule = "|---|---|";
   for (const char* set : {"testa", "testb"})
     for (const auto& method : methods) {
