@@ -201,3 +201,69 @@ TEST_CASE("training the linear-chain MPG fits a separable toy class", "[linear_c
     for (std::size_t t = 0; t < s.size(); ++t) CHECK((predicted[t] == 2) == (s.labels[t] == 2));
   }
 }
+
+// The bound-ordered LCFM against a plain MSUM that runs the DP for every k (Algorithm 4 as
+// printed), on chains too long for enumeration.
+TEST_CASE("the adversary's best response equals the all-k MSUM on long chains", "[linear_chain_f1]") {
+  std::mt19937 rng(31);
+  for (std::size_t T : {12u, 30u, 60u}) {
+    const int m = 5;
+    for (int trial = 0; trial < 3; ++trial) {
+      const mpg::ChainScores psi = random_potentials(m, T, rng);
+      const int C = 1 + trial;
+      const mpg::LinearChainF1Game game(psi, C);
+      // Predictor: a few random binary-for-C sequences.
+      mpg::MixedStrategy<LabelSequence> predictor;
+      std::bernoulli_distribution coin(0.2);
+      for (int j = 0; j < 4; ++j) {
+        LabelSequence y(T, 0);
+        for (auto& c : y) c = coin(rng) ? C : 0;
+        predictor.actions.push_back(y);
+        predictor.probabilities.push_back(0.25);
+      }
+      // E[F1(Y_hat, y)] for |y|_C = k: p0 if k = 0, else sum over C positions of f(t, k).
+      auto f = [&](std::size_t t, std::size_t k) {
+        double v = 0.0;
+        for (std::size_t j = 0; j < predictor.size(); ++j) {
+          std::size_t s = 0;
+          for (int c : predictor.actions[j]) s += c == C;
+          if (s > 0 && predictor.actions[j][t] == C) v += predictor.probabilities[j] * 2.0 / double(s + k);
+        }
+        return v;
+      };
+      double p0 = 0.0;
+      for (std::size_t j = 0; j < predictor.size(); ++j)
+        if (std::count(predictor.actions[j].begin(), predictor.actions[j].end(), C) == 0) p0 += predictor.probabilities[j];
+      double best = -1e300;
+      for (std::size_t k = 0; k <= T; ++k) {
+        // V[r][c] over prefixes, exactly as MSUM's recursion read forward.
+        std::vector<std::vector<double>> V(k + 1, std::vector<double>(m, -1e300));
+        for (int c = 0; c < m; ++c) {
+          const std::size_t r = c == C;
+          if (r <= k) V[r][c] = psi.transition(m, c) + psi.unary(0, c) - (c == C ? f(0, k) : 0.0);
+        }
+        for (std::size_t t = 1; t < T; ++t) {
+          std::vector<std::vector<double>> W(k + 1, std::vector<double>(m, -1e300));
+          for (std::size_t r = 0; r <= k; ++r)
+            for (int a = 0; a < m; ++a) {
+              if (V[r][a] <= -1e299) continue;
+              for (int c = 0; c < m; ++c) {
+                const std::size_t r2 = r + (c == C);
+                if (r2 > k) continue;
+                const double v = V[r][a] + psi.transition(a, c) + psi.unary(static_cast<Eigen::Index>(t), c) -
+                                 (c == C ? f(t, k) : 0.0);
+                W[r2][c] = std::max(W[r2][c], v);
+              }
+            }
+          V = W;
+        }
+        double e = *std::max_element(V[k].begin(), V[k].end());
+        if (k == 0) e -= p0;
+        best = std::max(best, e);
+      }
+      const auto response = game.adversary_best_response(predictor);
+      CHECK(response.value == Approx(-best).margin(1e-9));
+      CHECK(expected_payoff_against_predictor(game, response.action, predictor) == Approx(-best).margin(1e-9));
+    }
+  }
+}
