@@ -267,7 +267,8 @@ void run_lbfgs(TrackedObjective& tracked, const OptimizerOptions& options,
   parameters.max_iterations = options.max_iterations;
   // Backtracking with the regular (weak) Wolfe condition: on kinked objectives it keeps making
   // progress where More-Thuente and strong Wolfe stop after a few iterations at a kink.
-  parameters.linesearch = LBFGS_LINESEARCH_BACKTRACKING_WOLFE;
+  parameters.linesearch =
+      options.lbfgs_armijo_only ? LBFGS_LINESEARCH_BACKTRACKING_ARMIJO : LBFGS_LINESEARCH_BACKTRACKING_WOLFE;
 
   const int status = lbfgs(static_cast<int>(n), x.get(), nullptr, lbfgs_evaluate, lbfgs_progress,
                            &context, &parameters);

@@ -31,6 +31,10 @@ struct OptimizerOptions {
   double gradient_tolerance = 1e-6;
   double value_tolerance = 1e-8;
   int past = 5;
+  // Line search of L-BFGS: backtracking with the weak Wolfe condition (default), or with the
+  // sufficient-decrease (Armijo) condition only, which never asks for curvature and so does not
+  // fail at the kinks of a non-smooth objective such as a sum of game values.
+  bool lbfgs_armijo_only = false;
   // AdaDelta (Zeiler 2012): decay rate rho and smoothing epsilon as in the reference code;
   // stop when the average relative decrease of the objective over the last 10 iterations
   // is below adadelta_value_tolerance.

@@ -14,8 +14,10 @@ registry = json.load(open("datasets/registry.json"))
 failed = 0
 for name, entry in registry.items():
     for variant, files in entry["variants"].items():
-        for part in ("train", "test"):
-            f = files[part]
+        # Every file of a variant (train/test, or train/testa/testb for CoNLL).
+        for part, f in files.items():
+            if not isinstance(f, dict) or "file" not in f:
+                continue
             path = os.path.join(base, f["file"])
             def digest(p):
                 data = open(p, "rb").read()

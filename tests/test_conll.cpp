@@ -1,0 +1,201 @@
+// CoNLL-2003 reading, Table IX statistics, conlleval chunk scoring, token F1 and features.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "lib/conll.hpp"
+#include "lib/error.hpp"
+#include "lib/harness/experiment.hpp"
+#include "tests/temp_dir.hpp"
+
+using mpg::testing::TempDir;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const char* kSample =
+    "-DOCSTART- -X- O O\n"
+    "\n"
+    "EU NNP I-NP I-ORG\n"
+    "rejects VBZ I-VP O\n"
+    "German JJ I-NP I-MISC\n"
+    "\n"
+    "Peter NNP I-NP I-PER\n"
+    "Blackburn NNP I-NP I-PER\n"
+    "\n"
+    "-DOCSTART- -X- O O\n"
+    "\n"
+    "in IN I-PP O\n"
+    "Paris NNP I-NP I-LOC\n"
+    "Lyon NNP I-NP B-LOC\n"
+    "\n";
+
+std::string read_error(const std::string& path) {
+  try {
+    mpg::read_conll(path);
+  } catch (const mpg::InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("the CoNLL reader skips -DOCSTART- and selects sentence ranges", "[conll]") {
+  const auto all = mpg::parse_conll(kSample, "sample");
+  REQUIRE(all.size() == 3);
+  CHECK(all[0].words == std::vector<std::string>{"EU", "rejects", "German"});
+  CHECK(all[0].labels == std::vector<int>{3, 0, 4});
+  CHECK(all[1].labels == std::vector<int>{1, 1});
+  CHECK(all[2].tags == std::vector<std::string>{"O", "I-LOC", "B-LOC"});
+  CHECK(all[2].labels == std::vector<int>{0, 2, 2});
+  const auto first_two = mpg::parse_conll(kSample, "sample", 0, 2);
+  REQUIRE(first_two.size() == 2);
+  CHECK(first_two[1].words[0] == "Peter");
+  const auto from_second = mpg::parse_conll(kSample, "sample", 1, 5);
+  REQUIRE(from_second.size() == 2);
+  CHECK(from_second[0].words[0] == "Peter");
+  CHECK(from_second[1].words[1] == "Paris");
+  // No trailing blank line: the last sentence still counts.
+  CHECK(mpg::parse_conll("a DT O O\nb NN O I-PER", "x").at(0).labels == std::vector<int>{0, 1});
+}
+
+TEST_CASE("malformed CoNLL lines fail with file and line", "[conll]") {
+  TempDir dir("conll");
+  const std::string columns = dir.write("columns.txt", "a DT O O\nb NN O\n");
+  CHECK(read_error(columns) == columns + ":2: expected 4 space-separated columns (word POS chunk NE-tag), got 3");
+  const std::string tag = dir.write("tag.txt", "a DT O O\n\nb NN O I-FOO\n");
+  CHECK_THAT(read_error(tag), Contains(tag + ":3: unknown named-entity tag 'I-FOO'"));
+  CHECK_THAT(read_error(dir.file("missing.txt")), Contains("missing.txt"));
+}
+
+TEST_CASE("Table IX statistics of a sample", "[conll]") {
+  const auto stats = mpg::conll_statistics(mpg::parse_conll(kSample, "sample"));
+  CHECK(stats.sentences == 3);
+  CHECK(stats.tokens == 8);
+  CHECK(stats.max_length == 3);
+  CHECK(stats.average_length == Approx(8.0 / 3.0));
+  CHECK(stats.label_tokens == std::array<std::size_t, 5>{2, 2, 2, 1, 1});
+  // Paris / Lyon are two LOC entities (B- separates them in IOB1).
+  CHECK(stats.label_entities == std::array<std::size_t, 5>{0, 1, 2, 1, 1});
+}
+
+// Hand-derived from the conlleval rules: gold chunks PER(0-1) LOC(3) LOC(4) ORG(6); guessed
+// PER(0-1) LOC(3-4) MISC(6); only PER is correct: precision 1/3, recall 1/4, F1 2/7.
+TEST_CASE("conlleval chunk counts on a test vector", "[conll]") {
+  const std::vector<std::string> gold = {"I-PER", "I-PER", "O", "I-LOC", "B-LOC", "O", "I-ORG"};
+  const std::vector<std::string> guess = {"I-PER", "I-PER", "O", "I-LOC", "I-LOC", "O", "I-MISC"};
+  const mpg::ChunkCounts counts = mpg::conlleval_counts(gold, guess);
+  CHECK(counts.correct == std::array<std::size_t, 5>{0, 1, 0, 0, 0});
+  CHECK(counts.gold == std::array<std::size_t, 5>{0, 1, 2, 1, 0});
+  CHECK(counts.guessed == std::array<std::size_t, 5>{0, 1, 1, 0, 1});
+  CHECK(counts.overall_f1() == Approx(2.0 / 7.0));
+  CHECK(counts.f1(1) == 1.0);
+  CHECK(counts.f1(2) == 0.0);
+  // A chunk whose type differs inside, a chunk cut short, and a chunk at the sentence end.
+  const std::vector<std::string> gold2 = {"I-ORG", "I-ORG", "I-ORG", "O", "I-PER"};
+  const std::vector<std::string> guess2 = {"I-ORG", "I-ORG", "O", "O", "I-PER"};
+  const auto c2 = mpg::conlleval_counts(gold2, guess2);
+  CHECK(c2.correct == std::array<std::size_t, 5>{0, 1, 0, 0, 0});
+  CHECK(c2.gold[3] == 1);
+  CHECK(c2.guessed[3] == 1);
+  // IOB2-style B- starts after O are chunk starts too; same chunks -> all correct.
+  const std::vector<std::string> iob2 = {"B-LOC", "I-LOC", "O", "B-PER"};
+  const std::vector<std::string> iob1 = {"I-LOC", "I-LOC", "O", "I-PER"};
+  const auto c3 = mpg::conlleval_counts(iob2, iob1);
+  CHECK(c3.correct == c3.gold);
+  CHECK(c3.overall_f1() == 1.0);
+  CHECK(mpg::tags_of_labels({0, 2, 2, 1}) == std::vector<std::string>{"O", "I-LOC", "I-LOC", "I-PER"});
+}
+
+TEST_CASE("token-level F1 of one class", "[conll]") {
+  mpg::TokenCounts counts;
+  counts.add({1, 1, 0, 2}, {1, 0, 1, 2}, 1);
+  CHECK(counts.true_positives == 1);
+  CHECK(counts.predicted == 2);
+  CHECK(counts.gold == 2);
+  CHECK(counts.f1() == 0.5);
+  mpg::TokenCounts none;
+  none.add({0, 2}, {0, 0}, 1);
+  CHECK(none.f1() == 1.0);
+}
+
+TEST_CASE("word shapes and token features", "[conll]") {
+  CHECK(mpg::word_shape("Blackburn") == "Xxx");
+  CHECK(mpg::word_shape("1996-08-22") == "dd-dd-dd");
+  CHECK(mpg::word_shape("EU") == "XX");
+  CHECK(mpg::word_shape("McDonald's") == "XxXxx'x");
+  const auto sentences = mpg::parse_conll(kSample, "sample");
+  const auto f = mpg::token_feature_strings(sentences[1], 0);
+  auto has = [&](const std::string& s) { return std::find(f.begin(), f.end(), s) != f.end(); };
+  CHECK(has("BIAS"));
+  CHECK(has("W=Peter"));
+  CHECK(has("LW=peter"));
+  CHECK(has("P2=Pe"));
+  CHECK(has("S3=ter"));
+  CHECK(has("SH=Xxx"));
+  CHECK(has("PW=<S>"));
+  CHECK(has("NW=blackburn"));
+  CHECK(has("DR=blackburn"));
+  CHECK_FALSE(has("DL=<S>"));
+  mpg::FeatureDictionary dictionary;
+  dictionary.build({sentences[0]});
+  const auto featurized = dictionary.featurize(sentences[1]);
+  REQUIRE(featurized.features.size() == 2);
+  // Only features seen in training survive: the bias and the shape-context of nothing else.
+  for (const auto& token : featurized.features) CHECK(std::is_sorted(token.begin(), token.end()));
+  CHECK(featurized.features[0].size() >= 1);
+  CHECK(featurized.labels == std::vector<int>{1, 1});
+}
+
+// The shared CoNLL-2003 files: subset rule and the per-class token counts of thesis Table IX.
+TEST_CASE("the shared CoNLL-2003 subsets give Table IX's class counts", "[conll]") {
+  const std::string dir = mpg::harness::data_directory() + "/conll2003";
+  if (!std::filesystem::exists(dir + "/eng.train.gz")) {
+    WARN("skipped: " << dir << " not found");
+    return;
+  }
+  const auto train = mpg::conll_statistics(mpg::read_conll(dir + "/eng.train.gz", 0, 300));
+  CHECK(train.sentences == 300);
+  CHECK(train.label_tokens == std::array<std::size_t, 5>{train.label_tokens[0], 152, 246, 200, 144});
+  CHECK(train.max_length + 1 == 48);
+  const auto testb = mpg::conll_statistics(mpg::read_conll(dir + "/eng.testb.gz", 0, 1000));
+  CHECK(testb.label_tokens[1] == 1165);
+  CHECK(testb.label_tokens[2] == 514);
+  CHECK(testb.label_tokens[3] == 746);
+  CHECK(testb.label_tokens[4] == 280);
+}
+
+TEST_CASE("sequence-labeling specs are validated with file and key", "[conll]") {
+  TempDir dir("conll_spec");
+  auto error_of = [&](const std::string& text) -> std::string {
+    const std::string path = dir.write("spec.json", text);
+    try {
+      mpg::harness::load_spec(path, false);
+    } catch (const mpg::InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const std::string base =
+      R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "conll2003"},
+          "subsets": {"conll.300": 300}, "classes": ["PER"], "protocol": {"validation_fraction": 0.5},
+          "methods": {"CRF": {"kind": "crf", "lambda": [1]}})";
+  CHECK(error_of(base + "}") == "no error");
+  CHECK_THAT(error_of(base + R"(, "colour": 1})"), Contains("spec.json: unknown key 'colour'"));
+  CHECK_THAT(error_of(R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "conll2003"},
+          "subsets": {"conll.300": 300}, "classes": ["PERSON"], "protocol": {"validation_fraction": 0.5},
+          "methods": {"CRF": {"kind": "crf", "lambda": [1]}}})"),
+             Contains("classes: unknown class \"PERSON\""));
+  CHECK_THAT(error_of(R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "optdigits"},
+          "subsets": {"conll.300": 300}, "classes": ["PER"], "protocol": {"validation_fraction": 0.5},
+          "methods": {"CRF": {"kind": "crf", "lambda": [1]}}})"),
+             Contains("dataset.registry: dataset 'optdigits' is not in CoNLL format"));
+  CHECK_THAT(error_of(R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "conll2003"},
+          "subsets": {"conll.300": 0}, "classes": ["PER"], "protocol": {"validation_fraction": 0.5},
+          "methods": {"CRF": {"kind": "svm", "lambda": [1]}}})"),
+             Contains("subsets.conll.300: expected a positive number of sentences"));
+  CHECK_THAT(error_of(base + R"(, "published": {"MPG": {}}})"), Contains("published.MPG: no such method in methods"));
+}
