@@ -99,6 +99,18 @@ class GlpkGame final : public GrowingMatrixGame {
   }
 
   std::pair<Eigen::VectorXd, Eigen::VectorXd> lp_solve_strategies() override {
+    auto strategies = solve_once();
+    // A warm basis repaired after removals can end "optimal" with strategies that are not
+    // distributions (all-zero duals); solve again from a fresh basis before giving up.
+    if (!(strategies.first.sum() > 0.0) || !(strategies.second.sum() > 0.0)) {
+      glp_adv_basis(lp_, 0);
+      strategies = solve_once();
+    }
+    return strategies;
+  }
+
+ private:
+  std::pair<Eigen::VectorXd, Eigen::VectorXd> solve_once() {
     int code = glp_simplex(lp_, &parameters_);
     if (code != 0 || glp_get_status(lp_) != GLP_OPT) {
       // A warm start that went numerically wrong: restart from an advanced initial basis.
@@ -117,7 +129,6 @@ class GlpkGame final : public GrowingMatrixGame {
     return {std::move(p), std::move(q)};
   }
 
- private:
   // Deleting basic variables or constraints with non-basic slacks leaves too few or too many
   // basic variables. Restore the count while keeping the rest of the warm basis: make slacks of
   // the remaining constraints basic, or make zero-valued strategy variables non-basic. If the
