@@ -8,31 +8,12 @@
 
 #include "baselines/crf.hpp"
 #include "lib/linear_chain.hpp"
+#include "tests/chains.hpp"
 
 namespace {
 
-// Every sequence of length T over m labels, in lexicographic order.
-std::vector<std::vector<int>> all_sequences(int m, std::size_t T) {
-  std::vector<std::vector<int>> out;
-  std::vector<int> y(T, 0);
-  for (;;) {
-    out.push_back(y);
-    std::size_t t = 0;
-    while (t < T && ++y[t] == m) y[t++] = 0;
-    if (t == T) break;
-  }
-  return out;
-}
-
-mpg::ChainScores random_chain(int m, std::size_t T, std::mt19937& rng) {
-  std::uniform_real_distribution<double> u(-2.0, 2.0);
-  mpg::ChainScores s;
-  s.unary.resize(static_cast<Eigen::Index>(T), m);
-  s.transition.resize(m + 1, m);
-  for (Eigen::Index i = 0; i < s.unary.size(); ++i) s.unary.data()[i] = u(rng);
-  for (Eigen::Index i = 0; i < s.transition.size(); ++i) s.transition.data()[i] = u(rng);
-  return s;
-}
+using mpg::testing::all_sequences;
+using mpg::testing::random_chain;
 
 // A toy data set: 3 features, labels follow feature 0/1 and a transition habit.
 std::vector<mpg::FeaturizedSentence> toy_sentences(std::mt19937& rng, std::size_t count) {
@@ -58,7 +39,7 @@ TEST_CASE("log Z, marginals and Viterbi equal enumeration on short chains", "[cr
   std::mt19937 rng(7);
   for (int m : {2, 3}) {
     for (std::size_t T : {1u, 2u, 4u, 5u}) {
-      const mpg::ChainScores s = random_chain(m, T, rng);
+      const mpg::ChainScores s = random_chain(m, T, 2.0, rng);
       const auto sequences = all_sequences(m, T);
       double z = 0.0;
       double best = -1e300;

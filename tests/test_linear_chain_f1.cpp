@@ -11,32 +11,14 @@
 #include "lib/linear_chain_mpg.hpp"
 #include "lib/matrix_game.hpp"
 #include "lib/metrics/linear_chain_f1.hpp"
+#include "tests/chains.hpp"
 
 namespace {
 
+using mpg::testing::all_sequences;
+using mpg::testing::random_chain;
+
 using mpg::LabelSequence;
-
-std::vector<LabelSequence> all_sequences(int m, std::size_t T) {
-  std::vector<LabelSequence> out;
-  LabelSequence y(T, 0);
-  for (;;) {
-    out.push_back(y);
-    std::size_t t = 0;
-    while (t < T && ++y[t] == m) y[t++] = 0;
-    if (t == T) break;
-  }
-  return out;
-}
-
-mpg::ChainScores random_potentials(int m, std::size_t T, std::mt19937& rng) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  mpg::ChainScores s;
-  s.unary.resize(static_cast<Eigen::Index>(T), m);
-  s.transition.resize(m + 1, m);
-  for (Eigen::Index i = 0; i < s.unary.size(); ++i) s.unary.data()[i] = u(rng);
-  for (Eigen::Index i = 0; i < s.transition.size(); ++i) s.transition.data()[i] = u(rng);
-  return s;
-}
 
 // A random sparse mixed strategy over distinct sequences.
 mpg::MixedStrategy<LabelSequence> random_strategy(const std::vector<LabelSequence>& all, std::mt19937& rng) {
@@ -89,7 +71,7 @@ TEST_CASE("both best responses equal brute force over all m^T sequences", "[line
       const auto all = all_sequences(m, T);
       for (int trial = 0; trial < 12; ++trial) {
         const int target = std::uniform_int_distribution<int>(0, m - 1)(rng);
-        const mpg::LinearChainF1Game game(random_potentials(m, T, rng), target);
+        const mpg::LinearChainF1Game game(random_chain(m, T, 1.0, rng), target);
         const auto adversary = random_strategy(all, rng);
         const auto predictor = random_strategy(all, rng);
         double best_row = -1e300, best_column = 1e300;
@@ -116,8 +98,8 @@ TEST_CASE("the predictor's best response ignores the potentials", "[linear_chain
   std::mt19937 rng(9);
   const auto all = all_sequences(3, 4);
   const auto adversary = random_strategy(all, rng);
-  const mpg::LinearChainF1Game a(random_potentials(3, 4, rng), 1);
-  const mpg::LinearChainF1Game b(random_potentials(3, 4, rng), 1);
+  const mpg::LinearChainF1Game a(random_chain(3, 4, 1.0, rng), 1);
+  const mpg::LinearChainF1Game b(random_chain(3, 4, 1.0, rng), 1);
   CHECK(a.predictor_best_response(adversary).action == b.predictor_best_response(adversary).action);
 }
 
@@ -126,7 +108,7 @@ TEST_CASE("the double-oracle value equals the full matrix LP for tiny chains", "
   for (std::size_t T : {1u, 2u, 3u}) {
     for (int trial = 0; trial < 4; ++trial) {
       const int m = 3;
-      const mpg::LinearChainF1Game game(random_potentials(m, T, rng), 1 + trial % 2);
+      const mpg::LinearChainF1Game game(random_chain(m, T, 1.0, rng), 1 + trial % 2);
       const auto all = all_sequences(m, T);
       Eigen::MatrixXd payoff(static_cast<Eigen::Index>(all.size()), static_cast<Eigen::Index>(all.size()));
       for (std::size_t i = 0; i < all.size(); ++i)
@@ -209,7 +191,7 @@ TEST_CASE("the adversary's best response equals the all-k MSUM on long chains", 
   for (std::size_t T : {12u, 30u, 60u}) {
     const int m = 5;
     for (int trial = 0; trial < 3; ++trial) {
-      const mpg::ChainScores psi = random_potentials(m, T, rng);
+      const mpg::ChainScores psi = random_chain(m, T, 1.0, rng);
       const int C = 1 + trial;
       const mpg::LinearChainF1Game game(psi, C);
       // Predictor: a few random binary-for-C sequences.

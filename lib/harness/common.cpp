@@ -71,6 +71,16 @@ double SpecValidator::number(const json& object, const std::string& key, const s
   return x;
 }
 
+void SpecValidator::descriptive_keys(const json& spec) const {
+  for (const char* key : {"title", "source"})
+    if (spec.contains(key)) string(spec, key, "");
+  if (spec.contains("notes")) {
+    if (!spec["notes"].is_array()) fail("notes", "expected an array of strings");
+    for (const auto& note : spec["notes"])
+      if (!note.is_string()) fail("notes", "expected an array of strings");
+  }
+}
+
 void SpecValidator::positive_grid(const json& object, const std::string& key, const std::string& where) const {
   const std::string at = where.empty() ? key : where + "." + key;
   const json& value = object.at(key);

@@ -37,6 +37,9 @@ class SpecValidator {
   // A finite number in [low, high] ((low, high] when open_low).
   double number(const nlohmann::json& object, const std::string& key, const std::string& where, double low,
                 double high, bool open_low = false) const;
+  // The descriptive keys every spec may have: "title" and "source" strings, "notes" an array of
+  // strings.
+  void descriptive_keys(const nlohmann::json& spec) const;
   // A non-empty array of finite numbers > 0.
   void positive_grid(const nlohmann::json& object, const std::string& key, const std::string& where) const;
   // `object[key]` must name a dataset of datasets/registry.json (and `variant_key` one of its variants).

@@ -55,13 +55,7 @@ void validate_sequence_labeling_spec(const json& spec, const std::string& path) 
   v.string(spec, "name", "");
   const std::string table = v.string(spec, "table", "").get<std::string>();
   if (table != "statistics" && table != "f1") v.fail("table", "expected \"statistics\" or \"f1\", got \"" + table + "\"");
-  for (const char* key : {"title", "source"})
-    if (spec.contains(key)) v.string(spec, key, "");
-  if (spec.contains("notes")) {
-    if (!spec["notes"].is_array()) v.fail("notes", "expected an array of strings");
-    for (const auto& note : spec["notes"])
-      if (!note.is_string()) v.fail("notes", "expected an array of strings");
-  }
+  v.descriptive_keys(spec);
   if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 1e9);
 
   v.keys(spec["dataset"], "dataset", {"registry", "variant"}, {"registry"});

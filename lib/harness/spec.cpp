@@ -29,13 +29,7 @@ void validate_binary_spec(const json& spec, const std::string& path) {
     v.fail("metric", "expected \"f1\" or \"precision_at_k\", got \"" + metric + "\"");
   if (spec.contains("k_fraction")) v.number(spec, "k_fraction", "", 0.0, 1.0, true);
   if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 1.0);
-  for (const char* key : {"title", "source"})
-    if (spec.contains(key)) v.string(spec, key, "");
-  if (spec.contains("notes")) {
-    if (!spec["notes"].is_array()) v.fail("notes", "expected an array of strings");
-    for (const auto& note : spec["notes"])
-      if (!note.is_string()) v.fail("notes", "expected an array of strings");
-  }
+  v.descriptive_keys(spec);
 
   const json& datasets = spec["datasets"];
   if (!datasets.is_object() || datasets.empty()) v.fail("datasets", "expected a non-empty object");
