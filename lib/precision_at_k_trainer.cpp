@@ -85,7 +85,7 @@ BinaryModel train_precision_at_k_mpg(const BinaryProblem& problem, const MetricS
                              .eigenvalues()
                              .maxCoeff();
   const double lipschitz = std::max(largest, 1e-12) / lambda;
-  const double step = 1.0 / lipschitz;
+  double local_lipschitz = lipschitz * 1e-3;
 
   auto theta_of = [&](const Eigen::VectorXd& m) -> Eigen::VectorXd { return (g - x.transpose() * m) / lambda; };
   PrecisionAtKTrainSummary summary;
@@ -126,9 +126,23 @@ BinaryModel train_precision_at_k_mpg(const BinaryProblem& problem, const MetricS
       }
     }
     ++summary.iterations;
-    // FISTA step from z: gradient -X theta(z), then the proximal map of step * topk / k.
-    const Eigen::VectorXd gradient = -(x * theta_of(z));
-    const Eigen::VectorXd next = prox_top_k_sum(z - step * gradient, k, step / kk);
+    // FISTA step from z: gradient -X theta(z), then the proximal map of step * topk / k. The
+    // step comes from a local Lipschitz estimate (backtracking: doubled until the quadratic
+    // model bounds f, then allowed to shrink again), far larger than 1/L_max on these problems.
+    const Eigen::VectorXd theta_z = theta_of(z);
+    const Eigen::VectorXd gradient = -(x * theta_z);
+    const double f_z = 0.5 * lambda * theta_z.squaredNorm();
+    Eigen::VectorXd next;
+    for (;;) {
+      next = prox_top_k_sum(z - gradient / local_lipschitz, k, 1.0 / (local_lipschitz * kk));
+      const Eigen::VectorXd d = next - z;
+      const double f_next = 0.5 * lambda * theta_of(next).squaredNorm();
+      if (f_next <= f_z + gradient.dot(d) + 0.5 * local_lipschitz * d.squaredNorm() + 1e-12 * std::abs(f_z) ||
+          local_lipschitz >= lipschitz)
+        break;
+      local_lipschitz = std::min(2.0 * local_lipschitz, lipschitz);
+    }
+    local_lipschitz = std::max(local_lipschitz / 1.25, lipschitz * 1e-9);
     if ((z - next).dot(next - m) > 0.0) {  // adaptive restart (O'Donoghue and Candes 2015)
       t = 1.0;
       z = next;
