@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -192,6 +193,18 @@ RankingMpgPrediction predict_ranking_mpg(const RankingMpgModel& model, const Eig
   RankingMpgPrediction prediction;
   prediction.game = solve_query_game(game, solver, game_options);
   prediction.order = prediction.game.predictor.actions.front();
+  const Eigen::MatrixXd& q = prediction.game.adversary_marginals;
+  const Eigen::MatrixXd& psi = game.potentials();
+  Eigen::VectorXd gain = Eigen::VectorXd::Zero(q.rows());
+  for (int s = 1; s < q.cols(); ++s) gain += relevance_gain(s) * q.col(s);
+  Ranking order(static_cast<std::size_t>(q.rows()));
+  for (std::size_t j = 0; j < order.size(); ++j) order[j] = static_cast<int>(j);
+  const Eigen::Index top = psi.cols() - 1;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    if (gain[a] != gain[b]) return gain[a] > gain[b];
+    return psi(a, top) > psi(b, top);
+  });
+  prediction.expected_gain_order = std::move(order);
   return prediction;
 }
 

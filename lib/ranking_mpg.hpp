@@ -98,8 +98,13 @@ RankingMpgModel train_ranking_mpg(const std::vector<RankingQuery>& queries, cons
 
 // The test-time decision (thesis §2.7): the predictor's most probable permutation of the
 // query's game with the learned potentials.
+// `order` is the thesis' rule. `expected_gain_order` is a second, deterministic summary of the
+// same equilibrium reported beside it: documents by E_Q*[2^Y_j - 1] (the predictor's best
+// response to the adversary's equilibrium marginals), ties by the top level's potential
+// psi_j(L-1), then file order.
 struct RankingMpgPrediction {
   Ranking order;
+  Ranking expected_gain_order;
   QueryGameResult game;
 };
 RankingMpgPrediction predict_ranking_mpg(const RankingMpgModel& model, const Eigen::MatrixXd& features,
