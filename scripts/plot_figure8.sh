@@ -16,25 +16,27 @@ trap 'rm -rf "$work"' EXIT
 # One data file per (data set, method): "k ndcg" lines.
 awk -F, -v dir="$work" 'NR > 1 {
   key = $1 "|" $2
-  if (!(key in file)) { file[key] = dir "/" (++count) ".dat"; print $1 "|" $2 "|" file[key] > (dir "/index") }
+  if (!($2 in colour)) colour[$2] = ++colours
+  if (!(key in file)) { file[key] = dir "/" (++count) ".dat"; print $1 "|" $2 "|" file[key] "|" colour[$2] > (dir "/index") }
   print $3, $4 > file[key]
 }' "$csv"
 mapfile -t datasets < <(cut -d'|' -f1 "$work/index" | awk '!seen[$0]++')
+# (index lines: data set | method | data file | colour number, one colour per method everywhere)
 panels=${#datasets[@]}
 {
   echo "set terminal pngcairo size $((520 * panels)),420 font 'Sans,10' noenhanced"
   echo "set output '$png'"
-  echo "set multiplot layout 1,$panels title 'Figure 8: NDCG@k (LETOR DCG\x27\x27)'"
+  echo "set multiplot layout 1,$panels title \"Figure 8: NDCG@k (LETOR DCG'')\""
   echo "set xrange [0.5:10.5]; set xtics 1; set grid; set key bottom right font ',9'"
   echo "set xlabel 'k'; set ylabel 'NDCG@k'"
   for dataset in "${datasets[@]}"; do
     echo "set title '$dataset'"
     plots=()
-    while IFS='|' read -r d method file; do
+    while IFS='|' read -r d method file colour; do
       [ "$d" = "$dataset" ] || continue
       style="linespoints"
       case "$d" in *published*) style="points pointsize 1.5" ;; esac
-      plots+=("'$file' using 1:2 with $style lw 2 title '$method'")
+      plots+=("'$file' using 1:2 with $style lt $colour lw 2 title '$method'")
     done < "$work/index"
     (IFS=,; echo "plot ${plots[*]}")
   done

@@ -161,14 +161,24 @@ TEST_CASE("MPG-DCG learns to rank by feature 0, identically on 1 and 2 threads",
   }
   CHECK(one.theta == two.theta);
   CHECK(two.theta(0, 1) > two.theta(0, 0));  // level 2 leans on feature 0 more than level 1
-  mpg::RankingMetrics m;
+  // The games' equilibria are often not unique (ties in the potentials, equal discounts of
+  // positions 1 and 2), and the most probable permutation depends on which one the LP returns,
+  // so the bound leaves room for that; the expected-gain rule is a deterministic summary.
+  mpg::RankingMetrics m, by_gain;
   for (const auto& q : test) {
     const auto p = mpg::predict_ranking_mpg(two, q.features);
     CHECK(p.game.converged);
     m.add(mpg::evaluate_ranking(p.order, q.relevance, DcgDiscount::letor));
+    by_gain.add(mpg::evaluate_ranking(p.expected_gain_order, q.relevance, DcgDiscount::letor));
   }
   m.finish();
-  CHECK(m.mean_ndcg > ideal_mean_ndcg(test) - 0.05);
+  by_gain.finish();
+  const double ideal = ideal_mean_ndcg(test);
+  CHECK(m.mean_ndcg > ideal - 0.07);
+  CHECK(by_gain.mean_ndcg > ideal - 0.05);
+  // A constant scorer (file order) is far worse.
+  CHECK(mean_ndcg(test, [](const RankingQuery& q) { return Eigen::VectorXd(Eigen::VectorXd::Zero(q.features.rows())); }) <
+        ideal - 0.15);
   // The double-oracle solver gives the same objective (both solve the games exactly).
   options.optimizer.max_iterations = 0;
   mpg::RankingMpgObjective lp_objective(train, options);
