@@ -1,7 +1,10 @@
 // Google Benchmark cases for the DCG game of one query (thesis §4.2.4) with n documents and
 // 3 relevance levels: both best responses, the compact LP solver the learner uses, and the
 // generic double oracle on small queries. Potentials psi_j(s) = scale * s * (w . x_j + noise)
-// imitate a learned model; scale 1 gives mixed equilibria like the trained MQ2008 games.
+// imitate a learned model. The second argument picks the kind: 0 -> negative offsets (the
+// adversary mostly plays 0: pure equilibria), 1 -> potentials near gain x discount of the top
+// positions (mixed equilibria as in trained MQ2008 games, where double oracle needs many
+// iterations).
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -11,14 +14,20 @@
 
 namespace {
 
-mpg::DcgGame synthetic_game(int n) {
+// scale > 0: psi_j(s) = scale * (offset + slope * quality + noise); scale = 0: the mixed kind.
+mpg::DcgGame synthetic_game(int n, double scale = 1.0) {
   std::mt19937_64 rng(11);
   std::normal_distribution<double> normal(0.0, 1.0);
   Eigen::MatrixXd psi = Eigen::MatrixXd::Zero(n, 3);
   for (int j = 0; j < n; ++j) {
     const double quality = normal(rng);
-    psi(j, 1) = 0.5 * quality - 0.5 + 0.1 * normal(rng);
-    psi(j, 2) = 1.0 * quality - 1.5 + 0.1 * normal(rng);
+    if (scale > 0.0) {
+      psi(j, 1) = scale * (0.5 * quality - 0.5 + 0.1 * normal(rng));
+      psi(j, 2) = scale * (1.0 * quality - 1.5 + 0.1 * normal(rng));
+    } else {  // potentials near gain x discount of the top positions: mixed equilibria
+      psi(j, 1) = 0.6 + 0.3 * quality;
+      psi(j, 2) = 1.8 + 0.9 * quality;
+    }
   }
   return mpg::DcgGame(psi, mpg::DcgDiscount::letor);
 }
@@ -41,7 +50,7 @@ void BM_DcgAdversaryBestResponse(benchmark::State& state) {
 }
 
 void BM_DcgGameLp(benchmark::State& state) {
-  const auto game = synthetic_game(static_cast<int>(state.range(0)));
+  const auto game = synthetic_game(static_cast<int>(state.range(0)), state.range(1) == 0 ? 1.0 : 0.0);
   std::size_t support = 0;
   for (auto _ : state) {
     const auto eq = mpg::solve_dcg_game(game);
@@ -52,7 +61,7 @@ void BM_DcgGameLp(benchmark::State& state) {
 }
 
 void BM_DcgGameDoubleOracle(benchmark::State& state) {
-  const auto game = synthetic_game(static_cast<int>(state.range(0)));
+  const auto game = synthetic_game(static_cast<int>(state.range(0)), state.range(1) == 0 ? 1.0 : 0.0);
   int iterations = 0;
   for (auto _ : state) {
     const auto solution = mpg::solve_double_oracle(game);
@@ -66,5 +75,5 @@ void BM_DcgGameDoubleOracle(benchmark::State& state) {
 
 BENCHMARK(BM_DcgPredictorBestResponse)->Arg(20)->Arg(120)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_DcgAdversaryBestResponse)->Arg(20)->Arg(120)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_DcgGameLp)->Arg(10)->Arg(20)->Arg(40)->Arg(120)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_DcgGameDoubleOracle)->Arg(10)->Arg(20)->Arg(40)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DcgGameLp)->ArgsProduct({{10, 20, 40, 120}, {0, 1}})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DcgGameDoubleOracle)->ArgsProduct({{10, 20, 40}, {0, 1}})->Unit(benchmark::kMillisecond);
