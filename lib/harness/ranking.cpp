@@ -648,7 +648,9 @@ void RankingExperiment::write_tables(RunSummary& summary, const std::vector<Cell
   md += "## Table XII: Mean NDCG\n\n| method |";
   for (const auto& d : datasets_) md += fmt::format(" {} (ours) |", d->label);
   const bool has_published_mean = published.contains("mean_ndcg");
-  if (has_published_mean) md += fmt::format(" {} (published; a different data set) |", published_dataset);
+  const bool published_is_ours = spec_["datasets"].contains(published_dataset);
+  if (has_published_mean)
+    md += fmt::format(" {} (published{}) |", published_dataset, published_is_ours ? "" : "; a different data set");
   md += "\n|---|";
   for (std::size_t i = 0; i < datasets_.size() + (has_published_mean ? 1 : 0); ++i) md += "---|";
   md += "\n";
@@ -700,7 +702,8 @@ void RankingExperiment::write_tables(RunSummary& summary, const std::vector<Cell
     md += "\n";
   }
   if (published.contains("ndcg_at")) {
-    md += fmt::format("## Published NDCG@k on {} (a different data set; {})\n\n| method |", published_dataset,
+    md += fmt::format("## Published NDCG@k on {} ({}{})\n\n| method |", published_dataset,
+                      spec_["datasets"].contains(published_dataset) ? "" : "a different data set; ",
                       published.value("source", "see the spec"));
     for (std::size_t k = 1; k <= kMaxK; ++k) md += fmt::format(" @{} |", k);
     md += "\n|---|";
