@@ -614,17 +614,19 @@ void RankingExperiment::write_tables(RunSummary& summary, const std::vector<Cell
       row.metrics.finish();
       // MPG's second decision rule, from the same test games: a row of its own.
       RankingMetrics by_gain;
+      std::vector<double> gain_fold_means;
       for (int fold : folds_) {
         const auto found = tests.find(fmt::format("{}\n{}\n{}", d->label, fold, method));
         if (found == tests.end() || !found->second["result"].contains("test_expected_gain_rule")) continue;
         const RankingMetrics m = from_json(found->second["result"]["test_expected_gain_rule"]);
         by_gain.add(QueryMetrics{m.ndcg_at, m.precision_at, m.mean_ndcg, m.map});
+        gain_fold_means.push_back(m.mean_ndcg);
       }
       if (by_gain.queries > 0) {
         by_gain.finish();
         const std::string pseudo = method + kGainRuleSuffix;
         rows[d->label][pseudo].metrics = by_gain;
-        rows[d->label][pseudo].fold_mean_ndcg = {};
+        rows[d->label][pseudo].fold_mean_ndcg = gain_fold_means;
         if (std::find(extra_methods.begin(), extra_methods.end(), pseudo) == extra_methods.end())
           extra_methods.push_back(pseudo);
       }
