@@ -39,6 +39,13 @@ for spec in "${specs[@]}"; do
   echo "=== $spec ${quick}" >&2
   "$mpg" run "$spec" $quick | tee -a "$summary" || status=1
 done
+# Figures from the experiments' CSV files (gnuplot; a missing gnuplot only skips the plot).
+suffix=""
+if [ -n "$quick" ]; then suffix=".quick"; fi
+for csv in results/*"$suffix".figure8.csv; do
+  case "$csv" in *.quick.figure8.csv) [ -n "$quick" ] || continue ;; esac
+  ./scripts/plot_figure8.sh "$csv" "${csv%.csv}.png" | tee -a "$summary" || status=1
+done
 echo
 echo "===== Summary ($(date -u +%Y-%m-%dT%H:%MZ)) ====="
 cat "$summary"

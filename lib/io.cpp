@@ -10,6 +10,7 @@
 #include <string_view>
 #include <system_error>
 #include <unistd.h>
+#include <lzma.h>
 #include <zlib.h>
 
 #include "lib/error.hpp"
@@ -21,6 +22,7 @@ constexpr std::size_t kFirstBufferBytes = std::size_t{1} << 16;
 constexpr std::size_t kMaxReadBytes = std::size_t{1} << 26;  // per call; gzread counts in int
 
 bool ends_with_gz(std::string_view path) { return path.ends_with(".gz"); }
+bool ends_with_xz(std::string_view path) { return path.ends_with(".xz"); }
 
 // Calls `read_some(buffer, capacity) -> bytes read` until it returns 0, reading straight into
 // the result, which doubles when full. The first buffer holds `size_hint` bytes and one more, so
@@ -92,6 +94,43 @@ std::string read_gzip(const std::string& path, std::size_t compressed_size) {
   return text;
 }
 
+struct LzmaEnd {
+  void operator()(lzma_stream* stream) const { lzma_end(stream); }
+};
+
+// Decompresses an .xz file (concatenated streams are read as one, as xz -d does). Throws on a
+// file that is not xz, a corrupt or truncated stream, with liblzma's reason.
+std::string read_xz(const std::string& path, std::size_t compressed_size) {
+  const std::string compressed = read_plain(path, compressed_size);
+  lzma_stream stream = LZMA_STREAM_INIT;
+  if (lzma_stream_decoder(&stream, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
+    throw InputError(path, "cannot start the xz decoder");
+  const std::unique_ptr<lzma_stream, LzmaEnd> guard(&stream);
+  stream.next_in = reinterpret_cast<const std::uint8_t*>(compressed.data());
+  stream.avail_in = compressed.size();
+  std::string text(std::max(4 * compressed.size() + 1, kFirstBufferBytes), '\0');
+  std::size_t used = 0;
+  for (;;) {
+    if (used == text.size()) text.resize(2 * text.size());
+    stream.next_out = reinterpret_cast<std::uint8_t*>(text.data() + used);
+    stream.avail_out = text.size() - used;
+    // All input is present, so LZMA_FINISH from the start.
+    const lzma_ret status = lzma_code(&stream, LZMA_FINISH);
+    used = text.size() - stream.avail_out;
+    if (status == LZMA_STREAM_END) break;
+    if (status == LZMA_OK) continue;
+    switch (status) {
+      case LZMA_FORMAT_ERROR: throw InputError(path, "not an xz file");
+      case LZMA_BUF_ERROR: throw InputError(path, "truncated xz data");
+      case LZMA_DATA_ERROR: throw InputError(path, "corrupt xz data");
+      case LZMA_MEM_ERROR: throw InputError(path, "out of memory while decompressing xz data");
+      default: throw InputError(path, "corrupt xz data (liblzma status " + std::to_string(static_cast<int>(status)) + ")");
+    }
+  }
+  text.resize(used);
+  return text;
+}
+
 }  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& content) {
@@ -122,7 +161,9 @@ std::string read_file(const std::string& path) {
   std::error_code no_size;  // pipes and the like have none; the size is only a hint
   const std::uintmax_t size = std::filesystem::file_size(path, no_size);
   const std::size_t size_hint = no_size ? 0 : static_cast<std::size_t>(size);
-  return ends_with_gz(path) ? read_gzip(path, size_hint) : read_plain(path, size_hint);
+  if (ends_with_gz(path)) return read_gzip(path, size_hint);
+  if (ends_with_xz(path)) return read_xz(path, size_hint);
+  return read_plain(path, size_hint);
 }
 
 }  // namespace mpg

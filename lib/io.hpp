@@ -9,7 +9,8 @@ namespace mpg {
 // never sees a partial file and a failed run leaves no file behind. Throws mpg::Error.
 void write_file_atomically(const std::string& path, const std::string& content);
 
-// Reads a whole file; throws mpg::InputError naming the file if it cannot be read.
+// Reads a whole file, decompressing names ending in .gz (zlib) or .xz (liblzma); throws
+// mpg::InputError naming the file if it cannot be read or is corrupt.
 std::string read_file(const std::string& path);
 
 }  // namespace mpg

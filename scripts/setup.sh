@@ -16,6 +16,8 @@ packages=(
   libcli11-dev           # command line
   libtbb-dev             # parallel loops in the harness
   zlib1g-dev             # gzipped data files (LIBSVM .t.gz, CoNLL-2003)
+  liblzma-dev            # xz-compressed data files (LETOR)
+  gnuplot-nox            # figures (run_all.sh plots Figure 8; not needed by the build or tests)
   time                   # /usr/bin/time -v for memory figures in bench/
 )
 

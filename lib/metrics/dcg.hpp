@@ -1,0 +1,129 @@
+// DCG and the ranking metrics of LETOR, and the DCG game (thesis §4.1 Eqs. 4.13-4.15, §4.2.4).
+//
+// A ranking is a permutation `order` of the n documents, order[i] = the document at position
+// i + 1. Gains are 2^rel - 1. Two discounts (position r = 1, 2, ...):
+//   thesis  (Eq. 4.13):  disc(r) = 1 / log2(r + 1)
+//   letor   (DCG'', the LETOR 4.0 evaluation tool, used for Table XII):
+//                        disc(1) = 1, disc(r) = 1 / log2(r) for r >= 2 (positions 1, 2 undiscounted)
+//
+// Evaluation conventions (LETOR's, pinned and tested in tests/test_dcg.cpp):
+//   - ties in the model's scores are broken by file order (stable sort, earlier document first);
+//   - NDCG@k = DCG@k / IDCG@k, IDCG from the relevance-sorted whole list; a query without a
+//     relevant document has NDCG@k = 0 for every k (and AP = 0, P@k = 0);
+//   - for k > n the list ends: DCG@k = DCG@n, so NDCG@k = NDCG@n; P@k = (relevant in top
+//     min(k, n)) / k;
+//   - Mean NDCG of a query = (1/n) sum_{k=1..n} NDCG@k (over the whole list length n);
+//   - AP = (1/R) sum over relevant positions r of P@r, R = relevant documents of the query;
+//     relevant means relevance > 0.
+#pragma once
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "lib/game.hpp"
+
+namespace mpg {
+
+using Ranking = std::vector<int>;  // order[i] = document at position i + 1
+
+enum class DcgDiscount { thesis, letor };
+DcgDiscount parse_dcg_discount(const std::string& name);  // "thesis" | "letor"
+std::string to_string(DcgDiscount discount);
+
+// disc(position), position >= 1.
+double dcg_discount(DcgDiscount discount, std::size_t position);
+inline double relevance_gain(int relevance) { return std::ldexp(1.0, relevance) - 1.0; }
+
+// DCG of the first min(k, n) positions (k = 0: all).
+double dcg(const Ranking& order, const std::vector<int>& relevance, DcgDiscount discount, std::size_t k = 0);
+// The ideal ranking: documents by relevance, descending (ties by document index).
+Ranking ideal_ranking(const std::vector<int>& relevance);
+// Documents by score, descending; ties by document index (file order).
+Ranking ranking_by_scores(const Eigen::VectorXd& scores);
+
+// Per-query metrics of a ranking under the conventions above.
+struct QueryMetrics {
+  std::vector<double> ndcg_at;       // NDCG@1..max_k
+  std::vector<double> precision_at;  // P@1..max_k
+  double mean_ndcg = 0.0;
+  double average_precision = 0.0;
+};
+QueryMetrics evaluate_ranking(const Ranking& order, const std::vector<int>& relevance, DcgDiscount discount,
+                              std::size_t max_k = 10);
+
+// Averages of QueryMetrics (over queries, or over folds).
+struct RankingMetrics {
+  std::vector<double> ndcg_at;
+  std::vector<double> precision_at;
+  double mean_ndcg = 0.0;
+  double map = 0.0;
+  int queries = 0;
+  void add(const QueryMetrics& query);   // accumulate a query
+  void finish();                         // divide the sums by `queries`
+};
+
+// The DCG game of one query (thesis §4.2.4). The predictor plays permutations; the adversary
+// plays relevance vectors y in {0..L-1}^n. Payoff DCG(order, y) - psi(y) with
+//     psi(y) = sum_j psi_j(y_j),   psi_j(s) = potentials(j, s)   (one weight vector per level s).
+// Best responses (DCG is linear in the gains: DCG = sum_j gain(y_j) disc(rank of j)):
+//   predictor  sort documents by g_j = E_Q[2^Y_j - 1], descending                    (Eq. 4.28)
+//   adversary  c_j = E_P[disc(rank of j)]; independently y_j = argmin_s (2^s - 1) c_j - psi_j(s)
+//              (Eq. 4.29; ties to the smallest s).
+class DcgGame final : public Game<std::vector<int>> {
+ public:
+  using Action = std::vector<int>;
+  // potentials: n x L (L >= 2 levels).
+  DcgGame(Eigen::MatrixXd potentials, DcgDiscount discount);
+
+  std::string metric_name() const override { return "dcg"; }
+  double score(const Action& order, const Action& relevance) const override;
+  double potential(const Action& relevance) const override;
+  std::vector<Action> initial_predictor_actions() const override;
+  std::vector<Action> initial_adversary_actions() const override;
+  bool is_legal_predictor_action(const Action& action) const override;
+  bool is_legal_adversary_action(const Action& action) const override;
+  BestResponse<Action> predictor_best_response(const MixedStrategy<Action>& adversary) const override;
+  BestResponse<Action> adversary_best_response(const MixedStrategy<Action>& predictor) const override;
+
+  std::size_t documents() const { return static_cast<std::size_t>(potentials_.rows()); }
+  int levels() const { return static_cast<int>(potentials_.cols()); }
+  const Eigen::MatrixXd& potentials() const { return potentials_; }
+  const std::vector<double>& discounts() const { return discounts_; }
+  // The predictor's best-response value against independent per-document level marginals
+  // (n x L): only the expected gains matter, so this equals the value against any joint
+  // adversary strategy with those marginals.
+  double predictor_value_against_marginals(const Eigen::MatrixXd& marginals) const;
+
+ private:
+  Eigen::MatrixXd potentials_;
+  DcgDiscount discount_;
+  std::vector<double> discounts_;  // disc(1..n)
+};
+
+}  // namespace mpg
+
+namespace mpg {
+
+// The exact equilibrium of a DCG game through its compact LP. The adversary's payoff is
+// separable per document and the predictor's expected discounts c = E_P[disc(rank of j)]
+// range over the permutahedron {M disc : M doubly stochastic} (Birkhoff-von Neumann), so
+//     v = max_{M, t} sum_j t_j   s.t.  t_j <= (2^s - 1)(M disc)_j - psi_j(s)   for all j, s,
+//                                      M 1 = 1, 1^T M = 1, M >= 0,
+// where M(j, r) = P(document j at position r). The duals of the t-rows are the adversary's
+// equilibrium marginals Q(Y_j = s); the predictor's mixed strategy is a Birkhoff decomposition
+// of M, each step taking the perfect matching with the largest smallest entry (so the first
+// permutation is the decomposition's most probable one). Double oracle converges slowly on
+// these games (thousands of near-identical adversary labelings on 100-document queries), so
+// the learner uses this solver; tests check it against double oracle and brute force.
+struct DcgEquilibrium {
+  double value = 0.0;
+  MixedStrategy<std::vector<int>> predictor;  // permutations, most probable first
+  Eigen::MatrixXd adversary_marginals;        // n x L, rows sum to 1
+  double gap = 0.0;     // best-response gap of (predictor, marginals): certifies the solve
+  double seconds = 0.0;
+};
+DcgEquilibrium solve_dcg_game(const DcgGame& game);
+
+}  // namespace mpg
