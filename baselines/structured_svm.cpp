@@ -207,7 +207,6 @@ StructuredSvmModel train_structured_svm(const SparseRowMatrix& features,
       for (std::size_t i = 0; i < n; ++i)
         coefficients[static_cast<Eigen::Index>(i)] = 2.0 * (labels[i] - worst.labels[i]);
       cuts.push_back(features.transpose() * coefficients);
-      if (options.exclude_bias) cuts.back()[dim - 1] = 0.0;
       losses.push_back(worst.loss);
       const auto size = static_cast<Eigen::Index>(cuts.size());
       gram.conservativeResize(size, size);

@@ -39,12 +39,6 @@ struct StructuredSvmOptions {
   // working-set QP when that constraint is violated by <= epsilon / 2 beyond the working set);
   // reaching the cap is reported as not converged.
   int max_iterations = 2000;
-  // Leave the last feature column (the bias) out of Psi, so its weight stays 0. For P@k the
-  // labellings compared have exactly k positives while the gold one has about 2k, so with the
-  // bias in Psi the bias weight alone satisfies every margin constraint (w . (Psi(y) -
-  // Psi(ybar)) = 2 b (|y| - k)) and the learned ranking carries little information; a ranking
-  // by w . x does not depend on the bias anyway.
-  bool exclude_bias = false;
 };
 
 struct StructuredSvmModel {

@@ -187,16 +187,6 @@ TEST_CASE("training on a well-separated 2-D set gives a high training F1 and P@k
   CHECK(summary.converged);
   const std::vector<int> top = predict_top_k(decision_values(ranker, problem.features), 40);
   CHECK(precision_at_k(positives_of(top), gold, 40) >= 0.95);
-
-  // Without the bias in Psi its weight stays exactly 0 and the ranking still separates.
-  options.exclude_bias = true;
-  const StructuredSvmModel unbiased =
-      train_structured_svm(problem.features, problem.labels, options, &summary);
-  INFO(summary.message);
-  CHECK(summary.converged);
-  CHECK(unbiased.weights[unbiased.weights.size() - 1] == 0.0);
-  const std::vector<int> unbiased_top = predict_top_k(decision_values(unbiased, problem.features), 40);
-  CHECK(precision_at_k(positives_of(unbiased_top), gold, 40) >= 0.95);
 }
 
 TEST_CASE("bad options, labels or sizes are errors", "[structured_svm]") {

@@ -264,7 +264,6 @@ json Experiment::run_validation_cell(const Cell& cell) const {
     options.C = cell.parameter;
     options.loss = metric_ == "f1" ? "f1" : "precision_at_k";
     if (metric_ != "f1") options.k = precision_k(settings, train_labels);
-    options.exclude_bias = metric_ != "f1";  // see StructuredSvmOptions::exclude_bias
     options.epsilon = cell.method_spec.value("tolerance", 1e-3);
     StructuredSvmSummary summary;
     const StructuredSvmModel model = train_structured_svm(data.train, train_labels, options, &summary);
