@@ -86,6 +86,16 @@ Action add_train(CLI::App& app) {
     settings.k_fraction = s->k_fraction;
     settings.restriction = parse_adversary_restriction(s->adversary);
     if (s->optimizer == "auto") s->optimizer = has_closed_form(settings) ? "dual" : "cutting_plane";
+    // Writes the model with its training summary, to which the common fields are added.
+    auto save = [&](BinaryModel model, nlohmann::json training) {
+      model.positive_label = s->positive_label;
+      training["file"] = s->train_path;
+      training["examples"] = problem.labels.size();
+      training["optimizer"] = s->optimizer;
+      nlohmann::json out = model.to_json();
+      out["training"] = std::move(training);
+      write_file_atomically(s->model_path, out.dump(2) + "\n");
+    };
     if (s->optimizer == "dual") {
       PrecisionAtKTrainOptions options;
       options.lambda = s->lambda;
@@ -94,14 +104,10 @@ Action add_train(CLI::App& app) {
       if (s->max_iterations_given) options.max_iterations = s->max_iterations;
       PrecisionAtKTrainSummary summary;
       BinaryModel model = train_precision_at_k_mpg(problem, settings, options, &summary);
-      model.positive_label = s->positive_label;
-      nlohmann::json out = model.to_json();
-      out["training"] = {{"file", s->train_path},       {"examples", problem.labels.size()},
-                         {"optimizer", "dual"},         {"converged", summary.converged},
-                         {"stop_reason", summary.status}, {"iterations", summary.iterations},
-                         {"objective", summary.objective}, {"lower_bound", summary.dual_value},
-                         {"gap", summary.gap},          {"seconds", summary.seconds}};
-      write_file_atomically(s->model_path, out.dump(2) + "\n");
+      save(std::move(model),
+           {{"converged", summary.converged}, {"stop_reason", summary.status},
+            {"iterations", summary.iterations}, {"objective", summary.objective},
+            {"lower_bound", summary.dual_value}, {"gap", summary.gap}, {"seconds", summary.seconds}});
       if (!s->quiet)
         fmt::print(stderr, "train: {} after {} iterations: objective {:.10g} (certified gap {:.2e}); {:.2f} s\n",
                    summary.status, summary.iterations, summary.objective, summary.gap, summary.seconds);
@@ -123,12 +129,8 @@ Action add_train(CLI::App& app) {
         };
       CuttingPlaneSummary summary;
       BinaryModel model = train_binary_mpg_cutting_plane(problem, settings, options, &summary);
-      model.positive_label = s->positive_label;
-      nlohmann::json out = model.to_json();
-      out["training"] = {{"file", s->train_path},
-                         {"examples", problem.labels.size()},
-                         {"optimizer", s->optimizer},
-                         {"converged", summary.converged},
+      save(std::move(model),
+                        {{"converged", summary.converged},
                          {"stop_reason", summary.status},
                          {"iterations", summary.iterations},
                          {"objective", summary.objective},
@@ -137,8 +139,7 @@ Action add_train(CLI::App& app) {
                          {"cuts", summary.cuts},
                          {"predictor_actions", summary.predictor_actions},
                          {"adversary_actions", summary.adversary_actions},
-                         {"seconds", summary.seconds}};
-      write_file_atomically(s->model_path, out.dump(2) + "\n");
+                         {"seconds", summary.seconds}});
       if (!s->quiet)
         fmt::print(stderr,
                    "train: {} after {} iterations: objective {:.10g} (certified gap {:.2e}), "
@@ -167,12 +168,8 @@ Action add_train(CLI::App& app) {
     }
     TrainSummary summary;
     BinaryModel model = train_binary_mpg(problem, settings, options, &summary);
-    model.positive_label = s->positive_label;
-    nlohmann::json out = model.to_json();
-    out["training"] = {{"file", s->train_path},
-                       {"examples", problem.labels.size()},
-                       {"optimizer", s->optimizer},
-                       {"start", s->start},
+    save(std::move(model),
+                      {{"start", s->start},
                        {"converged", summary.optimizer.converged},
                        {"stop_reason", summary.optimizer.message},
                        {"iterations", summary.optimizer.iterations},
@@ -183,8 +180,7 @@ Action add_train(CLI::App& app) {
                        {"game_seconds", summary.game_seconds},
                        {"unconverged_games", summary.unconverged_games},
                        {"max_gap", summary.max_gap},
-                       {"seconds", summary.optimizer.seconds}};
-    write_file_atomically(s->model_path, out.dump(2) + "\n");
+                       {"seconds", summary.optimizer.seconds}});
     if (!s->quiet)
       fmt::print(stderr,
                  "train: {} after {} iterations ({}), objective {:.10g}, {} games "

@@ -138,6 +138,15 @@ std::string to_string(TrainStart start) {
   return start == TrainStart::zero ? "zero" : "gold_direction";
 }
 
+BinaryModel BinaryModel::trained(const MetricSettings& settings, double lambda, Eigen::VectorXd theta) {
+  BinaryModel model;
+  model.settings = settings;
+  model.lambda = lambda;
+  model.feature_count = static_cast<long>(theta.size()) - 1;
+  model.theta = std::move(theta);
+  return model;
+}
+
 nlohmann::json BinaryModel::to_json() const {
   nlohmann::json j;
   j["format"] = "mpg-binary-model";
@@ -197,11 +206,8 @@ Eigen::VectorXd BinaryModel::aligned_theta(long features) const {
 BinaryModel train_binary_mpg(const BinaryProblem& problem, const MetricSettings& settings,
                              const TrainOptions& options, TrainSummary* summary) {
   BinaryMpgObjective objective(problem, settings, options.lambda, options.game);
-  BinaryModel model;
-  model.settings = settings;
-  model.lambda = options.lambda;
-  model.feature_count = problem.features.cols() - 1;
-  model.theta = Eigen::VectorXd::Zero(problem.features.cols());
+  BinaryModel model =
+      BinaryModel::trained(settings, options.lambda, Eigen::VectorXd::Zero(problem.features.cols()));
   const Eigen::VectorXd& gold = objective.gold_features();
   if (options.start == TrainStart::gold_direction && gold.norm() > 0.0) model.theta = gold / gold.norm();
   OptimizerSummary optimizer = minimize(objective, model.theta, options.optimizer);

@@ -104,6 +104,9 @@ struct BinaryModel {
   long feature_count = 0;  // d, without the bias
   Eigen::VectorXd theta;   // d + 1 weights, bias last
 
+  // A learned model: theta holds d + 1 weights, the bias last.
+  static BinaryModel trained(const MetricSettings& settings, double lambda, Eigen::VectorXd theta);
+
   nlohmann::json to_json() const;
   static BinaryModel from_json(const nlohmann::json& json, const std::string& source);
   // theta laid out for a file with `features` columns before the bias: the first d weights,

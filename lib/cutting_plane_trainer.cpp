@@ -330,12 +330,7 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
   summary.seconds = seconds_since(start);
   if (summary_out) *summary_out = summary;
 
-  BinaryModel model;
-  model.settings = settings;
-  model.lambda = lambda;
-  model.feature_count = x.cols() - 1;
-  model.theta = best_theta;
-  return model;
+  return BinaryModel::trained(settings, lambda, best_theta);
 }
 
 }  // namespace mpg

@@ -293,11 +293,7 @@ json Experiment::run_test_cell(const Cell& cell, const json& validation) const {
   json result;
   const auto start = clock_type::now();
   if (kind == "mpg") {
-    BinaryModel model;
-    model.settings = settings_for(metric_, k_fraction_);
-    model.lambda = cell.parameter;
-    model.feature_count = w.size() - 1;
-    model.theta = w;
+    const BinaryModel model = BinaryModel::trained(settings_for(metric_, k_fraction_), cell.parameter, w);
     BinaryProblem test{"test file", data.test_file.features, test_labels};
     DoubleOracleOptions game;
     game.max_seconds = cell.method_spec.value("max_seconds", 0.0);  // a capped game is reported
