@@ -111,6 +111,18 @@ TEST_CASE("Overrides and the quick patch change the spec without editing it", "[
                                 {"datasets.ADULT.variant=a4a"});
   CHECK(table8["datasets"]["ADULT"]["variant"] == "a4a");
   CHECK_THROWS_WITH(load_spec(path, false, {"datasets.OPT.variant=a4a"}), Catch::Contains("no variant 'a4a'"));
+
+  // A quick section that drops a dataset must not block an override that keeps only that
+  // dataset: the quick variant is checked as --quick would build it (patch, then overrides).
+  auto two_sets = small_spec();
+  two_sets["datasets"]["OPT2"] = two_sets["datasets"]["OPT"];
+  two_sets["published"]["LR"]["OPT2"] = 0.9;
+  two_sets["quick"] = {{"datasets", {{"OPT2", nullptr}}}};
+  const std::string two_path = write_spec(dir, two_sets);
+  const std::vector<std::string> only_opt2 = {R"(datasets={"OPT2":{"registry":"optdigits","one_vs_rest":true}})",
+                                              R"(published={"LR":{"OPT2":0.9}})"};
+  CHECK(load_spec(two_path, false, only_opt2)["datasets"].size() == 1);
+  CHECK(load_spec(two_path, true, only_opt2)["datasets"].contains("OPT2"));
 }
 
 TEST_CASE("Splits are reproducible, disjoint and of the requested size", "[harness]") {

@@ -140,19 +140,23 @@ void validate(const json& spec, const std::string& path) {
 }  // namespace
 
 json load_spec(const std::string& path, bool quick, const std::vector<std::string>& overrides) {
-  json spec = json::parse(read_file(path), nullptr, /*allow_exceptions=*/false);
-  if (spec.is_discarded()) throw InputError(path, "not valid JSON");
-  if (!spec.is_object()) throw InputError(path, "a spec is a JSON object");
-  if (spec.contains("quick")) {
-    if (!spec["quick"].is_object()) throw InputError(path, "quick: expected an object (a merge patch)");
-    if (quick) spec.merge_patch(spec["quick"]);
-  }
-  for (const auto& assignment : overrides) apply_override(spec, assignment, path);
-  if (!quick && spec.contains("quick")) {  // the quick variant must be valid too
-    json with_quick = spec;
-    with_quick.merge_patch(spec["quick"]);
-    validate(with_quick, path + " (with its quick section)");
-  }
+  json original = json::parse(read_file(path), nullptr, /*allow_exceptions=*/false);
+  if (original.is_discarded()) throw InputError(path, "not valid JSON");
+  if (!original.is_object()) throw InputError(path, "a spec is a JSON object");
+  const bool has_quick = original.contains("quick");
+  if (has_quick && !original["quick"].is_object())
+    throw InputError(path, "quick: expected an object (a merge patch)");
+  // The spec a run uses: the quick patch first (when asked for), then the command-line overrides,
+  // so an override always wins over the quick section.
+  auto variant = [&](bool with_quick) {
+    json spec = original;
+    if (with_quick && has_quick) spec.merge_patch(original["quick"]);
+    for (const auto& assignment : overrides) apply_override(spec, assignment, path);
+    return spec;
+  };
+  json spec = variant(quick);
+  // The quick variant must be valid too, as `--quick` with the same overrides would build it.
+  if (!quick && has_quick) validate(variant(true), path + " (with its quick section)");
   validate(spec, path);
   return spec;
 }
