@@ -52,7 +52,7 @@ Action add_train(CLI::App& app) {
   command->add_option("--optimizer", s->optimizer,
                       "cutting_plane (exact: stops when the objective is certified within "
                       "--objective-tolerance), dual (precision_at_k with the unrestricted adversary "
-                      "only: accelerated proximal gradient on the dual of the learning problem, "
+                      "only: ADMM on the closed-form objective, its multiplier a dual point, "
                       "same certificate), lbfgs or adadelta (one solved game per objective "
                       "evaluation); auto = dual where it applies, else cutting_plane")
       ->capture_default_str()

@@ -1,6 +1,6 @@
 #include "lib/precision_at_k_trainer.hpp"
 
-#include <Eigen/Eigenvalues>
+#include <Eigen/Cholesky>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -29,31 +29,48 @@ double top_k_sum(const Eigen::VectorXd& m, std::size_t k) {
 //           tau               otherwise,
 // and the value is convex in tau with the non-decreasing derivative
 //     s k - s #{i : u_i - s >= tau} + sum_{i : u_i - s < tau < u_i} (tau - u_i),
-// whose root (clamped to [0, 1], where the k-th largest m_i lies) is found by bisection.
-Eigen::VectorXd prox_top_k_sum(const Eigen::VectorXd& u, std::size_t k, double s) {
+// whose root (clamped to [0, 1], where the k-th largest m_i lies) is found below.
+Eigen::VectorXd prox_top_k_sum(const Eigen::VectorXd& u, std::size_t k, double s, double* tau_hint) {
   const auto n = static_cast<std::size_t>(u.size());
   if (k < 1 || k > n) throw Error("prox_top_k_sum: need 1 <= k <= n");
-  auto derivative = [&](double tau) {
+  // The derivative is continuous and piecewise linear in tau with slope
+  // #{i : u_i - s < tau < u_i}; its root is found by Newton steps safeguarded by bisection
+  // (exact once a step lands on the root's linear piece, so a good hint needs few passes).
+  auto derivative = [&](double tau, double* slope) {
     double d = s * static_cast<double>(k);
+    double count = 0.0;
     for (Eigen::Index i = 0; i < u.size(); ++i) {
-      if (u[i] - s >= tau) d -= s;
-      else if (u[i] > tau) d += tau - u[i];
+      if (u[i] - s >= tau) {
+        d -= s;
+      } else if (u[i] > tau) {
+        d += tau - u[i];
+        count += 1.0;
+      }
     }
+    if (slope) *slope = count;
     return d;
   };
   double tau = 0.0;
-  if (derivative(0.0) < 0.0) {
-    if (derivative(1.0) <= 0.0) {
+  if (derivative(0.0, nullptr) < 0.0) {
+    if (derivative(1.0, nullptr) <= 0.0) {
       tau = 1.0;
     } else {
       double lo = 0.0, hi = 1.0;
-      for (int step = 0; step < 64 && hi - lo > 1e-16; ++step) {
-        const double mid = 0.5 * (lo + hi);
-        (derivative(mid) < 0.0 ? lo : hi) = mid;
+      tau = tau_hint && *tau_hint > 0.0 && *tau_hint < 1.0 ? *tau_hint : 0.5;
+      for (int step = 0; step < 200; ++step) {
+        double slope = 0.0;
+        const double d = derivative(tau, &slope);
+        if (d == 0.0) break;
+        (d < 0.0 ? lo : hi) = tau;
+        if (hi - lo <= 1e-16) break;
+        double next = slope > 0.0 ? tau - d / slope : 0.5 * (lo + hi);
+        if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+        if (next == tau) break;
+        tau = next;
       }
-      tau = 0.5 * (lo + hi);
     }
   }
+  if (tau_hint) *tau_hint = tau;
   Eigen::VectorXd m(u.size());
   for (Eigen::Index i = 0; i < u.size(); ++i)
     m[i] = u[i] <= tau ? std::max(0.0, u[i]) : (u[i] - s >= tau ? std::min(1.0, u[i] - s) : tau);
@@ -71,88 +88,101 @@ BinaryModel train_precision_at_k_mpg(const BinaryProblem& problem, const MetricS
   const double lambda = options.lambda;
   if (!(lambda > 0.0) || !std::isfinite(lambda))
     throw Error("the dual P@k trainer needs lambda > 0 (got " + std::to_string(lambda) + ")");
+  if (!(options.relaxation > 0.0 && options.relaxation < 2.0))
+    throw Error("the dual P@k trainer needs a relaxation in (0, 2) (got " + std::to_string(options.relaxation) + ")");
   const SparseRowMatrix& x = problem.features;
   const std::size_t k = precision_k(settings, problem.labels);
   const double kk = static_cast<double>(k);
   Eigen::VectorXd gold(x.rows());
   for (Eigen::Index i = 0; i < x.rows(); ++i) gold[i] = problem.labels[static_cast<std::size_t>(i)] == 1 ? 1.0 : 0.0;
   const Eigen::VectorXd g = x.transpose() * gold;
+  const Eigen::MatrixXd gram = Eigen::MatrixXd(x.transpose() * x);  // (d+1) x (d+1)
+  const Eigen::Index d = x.cols();
 
-  // Lipschitz constant of grad 1/(2 lambda) ||g - X^T m||^2: the largest eigenvalue of X^T X
-  // (a small (d+1) x (d+1) matrix) over lambda.
-  const Eigen::MatrixXd gram = Eigen::MatrixXd(x.transpose() * x);
-  const double largest = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(gram, Eigen::EigenvaluesOnly)
-                             .eigenvalues()
-                             .maxCoeff();
-  const double lipschitz = std::max(largest, 1e-12) / lambda;
-  double local_lipschitz = lipschitz * 1e-3;
+  // The theta-step solves (lambda I + rho X^T X) theta = g + X^T (rho psi - m): one Cholesky
+  // factorization of a (d+1) x (d+1) matrix per value of rho.
+  double rho = lambda / std::max(gram.trace() / static_cast<double>(d), 1e-12);
+  Eigen::LLT<Eigen::MatrixXd> factor;
+  auto refactor = [&] {
+    Eigen::MatrixXd system = rho * gram;
+    system.diagonal().array() += lambda;
+    factor.compute(system);
+  };
+  refactor();
 
   auto theta_of = [&](const Eigen::VectorXd& m) -> Eigen::VectorXd { return (g - x.transpose() * m) / lambda; };
   PrecisionAtKTrainSummary summary;
   summary.objective = std::numeric_limits<double>::infinity();
   summary.dual_value = -std::numeric_limits<double>::infinity();
-  Eigen::VectorXd best_theta = Eigen::VectorXd::Zero(x.cols());
-  Eigen::VectorXd m = gold;  // theta(m) = 0 to start
-  Eigen::VectorXd z = m;
-  double t = 1.0;
+  Eigen::VectorXd best_theta = Eigen::VectorXd::Zero(d);
+  // F(theta) exactly, from the closed-form game: v(theta) = the adversary's best-response value.
+  auto try_primal = [&](const Eigen::VectorXd& theta) {
+    const Eigen::VectorXd psi = x * theta;
+    const auto eq = solve_precision_at_k_game(std::vector<double>(psi.data(), psi.data() + psi.size()), k);
+    const double objective = 0.5 * lambda * theta.squaredNorm() - theta.dot(g) - eq.adversary_response_value;
+    if (objective < summary.objective) {
+      summary.objective = objective;
+      best_theta = theta;
+    }
+  };
+  Eigen::VectorXd theta = Eigen::VectorXd::Zero(d);
+  Eigen::VectorXd psi = Eigen::VectorXd::Zero(x.rows());
+  Eigen::VectorXd m = Eigen::VectorXd::Zero(x.rows());  // the scaled ADMM multiplier rho u
+  double tau = 0.5;  // the proximal map's threshold, a warm start for the next one
+  const int check_every = std::max(1, options.check_every);
+  // rho is updated on certificate iterations only: every rho_every, rounded up to check_every.
+  const int rho_period = check_every * std::max(1, (options.rho_every + check_every - 1) / check_every);
   for (;;) {
-    if (summary.iterations % std::max(1, options.check_every) == 0) {
-      // Certificate: F(theta(m)) (exact, from the closed-form game) and -D(m) bracket min F.
-      const Eigen::VectorXd theta = theta_of(m);
-      const Eigen::VectorXd psi = x * theta;
-      const auto eq = solve_precision_at_k_game(std::vector<double>(psi.data(), psi.data() + psi.size()), k);
-      const double half_norm = 0.5 * lambda * theta.squaredNorm();
-      // v(theta) >= the adversary's best-response value against the predictor's pi.
-      const double objective = half_norm - theta.dot(g) - eq.adversary_response_value;
-      const double dual = -(half_norm + top_k_sum(m, k) / kk);
-      if (objective < summary.objective) {
-        summary.objective = objective;
-        best_theta = theta;
-      }
-      summary.dual_value = std::max(summary.dual_value, dual);
-      summary.gap = summary.objective - summary.dual_value;
-      if (summary.gap <= options.tolerance) {
-        summary.converged = true;
-        summary.status = "converged";
-        break;
-      }
-      if (options.max_iterations > 0 && summary.iterations >= options.max_iterations) {
-        summary.status = "not converged: iteration limit";
-        break;
-      }
-      if (options.max_seconds > 0.0 && seconds_since(start) >= options.max_seconds) {
-        summary.status = "not converged: time limit";
-        break;
-      }
-    }
     ++summary.iterations;
-    // FISTA step from z: gradient -X theta(z), then the proximal map of step * topk / k. The
-    // step comes from a local Lipschitz estimate (backtracking: doubled until the quadratic
-    // model bounds f, then allowed to shrink again), far larger than 1/L_max on these problems.
-    const Eigen::VectorXd theta_z = theta_of(z);
-    const Eigen::VectorXd gradient = -(x * theta_z);
-    const double f_z = 0.5 * lambda * theta_z.squaredNorm();
-    Eigen::VectorXd next;
-    for (;;) {
-      next = prox_top_k_sum(z - gradient / local_lipschitz, k, 1.0 / (local_lipschitz * kk));
-      const Eigen::VectorXd d = next - z;
-      const double f_next = 0.5 * lambda * theta_of(next).squaredNorm();
-      if (f_next <= f_z + gradient.dot(d) + 0.5 * local_lipschitz * d.squaredNorm() + 1e-12 * std::abs(f_z) ||
-          local_lipschitz >= lipschitz)
-        break;
-      local_lipschitz = std::min(2.0 * local_lipschitz, lipschitz);
+    theta = factor.solve(g + x.transpose() * (rho * psi - m));
+    const Eigen::VectorXd x_theta = x * theta;
+    // Over-relaxed psi-step; prox_{h/rho}(v) = v - prox_{rho h*}(rho v) / rho (Moreau), and the new
+    // multiplier rho u = prox_{rho h*}(rho v) lies in the subdifferential of h at the new psi.
+    const Eigen::VectorXd v = options.relaxation * x_theta + (1.0 - options.relaxation) * psi + m / rho;
+    const Eigen::VectorXd next_m = prox_top_k_sum(rho * v, k, rho / kk, &tau);
+    const Eigen::VectorXd next_psi = v - next_m / rho;
+    const bool update_rho = summary.iterations % rho_period == 0;
+    double primal_residual = 0.0, dual_residual = 0.0;
+    if (update_rho) {  // residuals relative to their scales (Boyd et al. 2011, §3.3.1)
+      primal_residual = (x_theta - next_psi).norm() / std::max({x_theta.norm(), next_psi.norm(), 1e-300});
+      dual_residual = rho * (x.transpose() * (next_psi - psi)).norm() /
+                      std::max((x.transpose() * next_m).norm(), 1e-300);
     }
-    local_lipschitz = std::max(local_lipschitz / 1.25, lipschitz * 1e-9);
-    if ((z - next).dot(next - m) > 0.0) {  // adaptive restart (O'Donoghue and Candes 2015)
-      t = 1.0;
-      z = next;
-      ++summary.restarts;
-    } else {
-      const double t_next = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * t * t));
-      z = next + ((t - 1.0) / t_next) * (next - m);
-      t = t_next;
+    psi = next_psi;
+    m = next_m;
+    if (summary.iterations % check_every != 0) continue;
+    // Certificate: F at theta and at theta(m) bounds min F from above, -D(m) from below.
+    try_primal(theta);
+    const Eigen::VectorXd theta_m = theta_of(m);
+    try_primal(theta_m);
+    summary.dual_value = std::max(summary.dual_value, -(0.5 * lambda * theta_m.squaredNorm() + top_k_sum(m, k) / kk));
+    summary.gap = summary.objective - summary.dual_value;
+    if (summary.gap <= options.tolerance) {
+      summary.converged = true;
+      summary.status = "converged";
+      break;
     }
-    m = next;
+    if (options.max_iterations > 0 && summary.iterations >= options.max_iterations) {
+      summary.status = "not converged: iteration limit";
+      break;
+    }
+    if (options.max_seconds > 0.0 && seconds_since(start) >= options.max_seconds) {
+      summary.status = "not converged: time limit";
+      break;
+    }
+    // Residual balancing (Boyd et al. 2011, §3.4.1) every `rho_every` iterations; m = rho u is
+    // kept, so the scaled multiplier u follows rho.
+    if (update_rho) {
+      if (primal_residual > 10.0 * dual_residual) {
+        rho *= 2.0;
+        refactor();
+        ++summary.rho_changes;
+      } else if (dual_residual > 10.0 * primal_residual) {
+        rho /= 2.0;
+        refactor();
+        ++summary.rho_changes;
+      }
+    }
   }
   summary.seconds = seconds_since(start);
   if (summary_out) *summary_out = summary;
