@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "lib/error.hpp"
+#include "lib/run_limits.hpp"
 #include "lib/simplex_qp.hpp"
 
 namespace mpg {
@@ -315,12 +316,9 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
                        " iterations (game accuracy limits the cuts)";
       break;
     }
-    if (options.max_iterations > 0 && summary.iterations >= options.max_iterations) {
-      summary.status = "not converged: iteration limit";
-      break;
-    }
-    if (options.max_seconds > 0.0 && seconds_since(start) >= options.max_seconds) {
-      summary.status = "not converged: time limit";
+    if (auto reason = limit_reached(summary.iterations, options.max_iterations, seconds_since(start),
+                                    options.max_seconds)) {
+      summary.status = *reason;
       break;
     }
   }

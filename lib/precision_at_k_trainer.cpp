@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "lib/error.hpp"
+#include "lib/run_limits.hpp"
 
 namespace mpg {
 namespace {
@@ -162,12 +163,9 @@ BinaryModel train_precision_at_k_mpg(const BinaryProblem& problem, const MetricS
       summary.status = "converged";
       break;
     }
-    if (options.max_iterations > 0 && summary.iterations >= options.max_iterations) {
-      summary.status = "not converged: iteration limit";
-      break;
-    }
-    if (options.max_seconds > 0.0 && seconds_since(start) >= options.max_seconds) {
-      summary.status = "not converged: time limit";
+    if (auto reason = limit_reached(summary.iterations, options.max_iterations, seconds_since(start),
+                                    options.max_seconds)) {
+      summary.status = *reason;
       break;
     }
     // Residual balancing (Boyd et al. 2011, §3.4.1) every `rho_every` iterations; m = rho u is
