@@ -26,18 +26,20 @@ Eigen::MatrixXd potentials_of(const Eigen::MatrixXd& augmented, const Eigen::Mat
 }  // namespace
 
 DcgGameSolver parse_dcg_game_solver(const std::string& name) {
+  if (name == "greedy") return DcgGameSolver::greedy;
   if (name == "lp") return DcgGameSolver::lp;
   if (name == "double_oracle") return DcgGameSolver::double_oracle;
-  throw Error("unknown DCG game solver '" + name + "' (expected 'lp' or 'double_oracle')");
+  throw Error("unknown DCG game solver '" + name + "' (expected 'greedy', 'lp' or 'double_oracle')");
 }
 
 QueryGameResult solve_query_game(const DcgGame& game, DcgGameSolver solver, const DoubleOracleOptions& options,
                                  const std::vector<std::vector<int>>& warm_predictor,
                                  const std::vector<std::vector<int>>& warm_adversary,
-                                 MixedStrategy<std::vector<int>>* adversary) {
+                                 MixedStrategy<std::vector<int>>* adversary, bool predictor_strategy) {
   QueryGameResult result;
-  if (solver == DcgGameSolver::lp) {
-    DcgEquilibrium eq = solve_dcg_game(game);
+  if (solver != DcgGameSolver::double_oracle) {
+    DcgEquilibrium eq =
+        solver == DcgGameSolver::lp ? solve_dcg_game(game) : solve_dcg_game_greedy(game, predictor_strategy);
     result.value = eq.value;
     result.adversary_marginals = std::move(eq.adversary_marginals);
     result.predictor = std::move(eq.predictor);
@@ -107,7 +109,8 @@ double RankingMpgObjective::evaluate(const Eigen::VectorXd& theta, Eigen::Vector
     const DcgGame game(potentials_of(augmented_[q], weights), options_.discount);
     MixedStrategy<std::vector<int>> adversary;
     QueryGameResult solution =
-        solve_query_game(game, options_.solver, options_.game, warm_predictor_[q], warm_adversary_[q], &adversary);
+        solve_query_game(game, options_.solver, options_.game, warm_predictor_[q], warm_adversary_[q], &adversary,
+                         /*predictor_strategy=*/false);
     if (options_.solver == DcgGameSolver::double_oracle) {
       warm_predictor_[q] = solution.predictor.actions;
       warm_adversary_[q] = adversary.actions;

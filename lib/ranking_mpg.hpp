@@ -35,10 +35,11 @@ struct RankingMpgModel {
   Eigen::MatrixXd potentials(const Eigen::MatrixXd& features) const;
 };
 
-// How each query's game is solved: the compact LP (exact, fast; default) or the generic double
-// oracle over permutations and labelings (the reference; slow on queries of ~100 documents).
-enum class DcgGameSolver { lp, double_oracle };
-DcgGameSolver parse_dcg_game_solver(const std::string& name);  // "lp" | "double_oracle"
+// How each query's game is solved: the polymatroid greedy over expected discounts (exact, no LP;
+// default), the compact LP (exact), or the generic double oracle over permutations and labelings
+// (the reference; slow on queries of ~100 documents).
+enum class DcgGameSolver { greedy, lp, double_oracle };
+DcgGameSolver parse_dcg_game_solver(const std::string& name);  // "greedy" | "lp" | "double_oracle"
 
 // One solved query game: value, the adversary's level marginals (n x L) and the predictor's
 // strategy, whichever solver ran.
@@ -54,10 +55,11 @@ struct QueryGameResult {
 QueryGameResult solve_query_game(const DcgGame& game, DcgGameSolver solver, const DoubleOracleOptions& options,
                                  const std::vector<std::vector<int>>& warm_predictor = {},
                                  const std::vector<std::vector<int>>& warm_adversary = {},
-                                 MixedStrategy<std::vector<int>>* adversary = nullptr);
+                                 MixedStrategy<std::vector<int>>* adversary = nullptr,
+                                 bool predictor_strategy = true);
 
 struct RankingMpgOptions {
-  DcgGameSolver solver = DcgGameSolver::lp;
+  DcgGameSolver solver = DcgGameSolver::greedy;
   double lambda = 1e-2;
   int levels = 3;
   DcgDiscount discount = DcgDiscount::letor;
@@ -108,7 +110,7 @@ struct RankingMpgPrediction {
   QueryGameResult game;
 };
 RankingMpgPrediction predict_ranking_mpg(const RankingMpgModel& model, const Eigen::MatrixXd& features,
-                                         DcgGameSolver solver = DcgGameSolver::lp,
+                                         DcgGameSolver solver = DcgGameSolver::greedy,
                                          const DoubleOracleOptions& game_options = {});
 
 }  // namespace mpg

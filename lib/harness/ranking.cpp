@@ -103,8 +103,8 @@ void validate_ranking_spec(const json& spec, const std::string& path) {
              {"lambda"});
       if (m.contains("game_solver")) {
         const std::string solver = v.string(m, "game_solver", where).get<std::string>();
-        if (solver != "lp" && solver != "double_oracle")
-          v.fail(where + ".game_solver", "expected 'lp' or 'double_oracle', got '" + solver + "'");
+        if (solver != "greedy" && solver != "lp" && solver != "double_oracle")
+          v.fail(where + ".game_solver", "expected 'greedy', 'lp' or 'double_oracle', got '" + solver + "'");
       }
       if (m.contains("max_seconds")) v.number(m, "max_seconds", where, 0.0, 1e9);
       if (m.contains("game_max_seconds")) v.number(m, "game_max_seconds", where, 0.0, 1e9);
@@ -338,7 +338,7 @@ json RankingExperiment::run_validation_cell(const Cell& c) const {
     options.discount = discount_;
     options.optimizer = optimizer_for(c.method_spec, 200);
     options.game = game_options_for(c.method_spec);
-    options.solver = parse_dcg_game_solver(c.method_spec.value("game_solver", "lp"));
+    options.solver = parse_dcg_game_solver(c.method_spec.value("game_solver", "greedy"));
     options.max_seconds = c.method_spec.value("max_seconds", 0.0);
     RankingMpgSummary summary;
     const RankingMpgModel model = train_ranking_mpg(train, options, &summary);
@@ -457,7 +457,7 @@ json RankingExperiment::run_test_cell(const Cell& c, const json& validation) con
     const auto w = validation["weights"].get<std::vector<double>>();
     model.theta = Eigen::Map<const Eigen::MatrixXd>(w.data(), d.features + 1, d.levels - 1);
     const DoubleOracleOptions game = game_options_for(c.method_spec);
-    const DcgGameSolver solver = parse_dcg_game_solver(c.method_spec.value("game_solver", "lp"));
+    const DcgGameSolver solver = parse_dcg_game_solver(c.method_spec.value("game_solver", "greedy"));
     std::vector<QueryMetrics> per_query(test.size()), per_query_gain(test.size());
     std::vector<double> game_seconds(test.size());
     std::vector<int> iterations(test.size()), converged(test.size());

@@ -121,9 +121,24 @@ struct DcgEquilibrium {
   double value = 0.0;
   MixedStrategy<std::vector<int>> predictor;  // permutations, most probable first
   Eigen::MatrixXd adversary_marginals;        // n x L, rows sum to 1
+  Eigen::VectorXd expected_discounts;         // c_j = E_P[disc(rank of j)] (greedy solver)
   double gap = 0.0;     // best-response gap of (predictor, marginals): certifies the solve
   double seconds = 0.0;
 };
 DcgEquilibrium solve_dcg_game(const DcgGame& game);
+
+// The same equilibrium without an LP (lib/metrics/dcg_greedy.cpp): the predictor's expected
+// discounts c maximize sum_j min_s [(2^s - 1) c_j - psi_j(s)] over the permutahedron of the
+// discounts, found by the polymatroid greedy algorithm in O(L n^2); the adversary's marginals
+// are the matching LP dual. The predictor's mixed strategy (a decomposition of c into at most
+// ~n permutations, most probable first) is computed only if asked for: learning needs the value
+// and the marginals alone.
+DcgEquilibrium solve_dcg_game_greedy(const DcgGame& game, bool predictor_strategy = true);
+
+// Writes a point c of the permutahedron of `discounts` (sorted descending) as a mixture of
+// permutations (order[i] = document at position i + 1), most probable first: each step peels
+// off the vertex of c's own order as far as the permutahedron allows.
+MixedStrategy<std::vector<int>> decompose_permutahedron_point(const Eigen::VectorXd& expected_discounts,
+                                                              const std::vector<double>& discounts);
 
 }  // namespace mpg
