@@ -99,13 +99,16 @@ void validate_ranking_spec(const json& spec, const std::string& path) {
     const std::string kind = v.string(m, "kind", where).get<std::string>();
     if (!kKinds.count(kind)) v.fail(where + ".kind", "unknown kind '" + kind + "' (known: mpg, ranksvm, listnet, adarank, rankboost)");
     if (kind == "mpg") {
-      v.keys(m, where, {"kind", "lambda", "max_seconds", "max_iterations", "game_solver", "game_tolerance", "game_max_seconds"},
+      v.keys(m, where,
+             {"kind", "lambda", "max_seconds", "max_iterations", "game_solver", "decision_game_solver", "game_tolerance",
+              "game_max_seconds"},
              {"lambda"});
-      if (m.contains("game_solver")) {
-        const std::string solver = v.string(m, "game_solver", where).get<std::string>();
-        if (solver != "greedy" && solver != "lp" && solver != "double_oracle")
-          v.fail(where + ".game_solver", "expected 'greedy', 'lp' or 'double_oracle', got '" + solver + "'");
-      }
+      for (const char* key : {"game_solver", "decision_game_solver"})
+        if (m.contains(key)) {
+          const std::string solver = v.string(m, key, where).get<std::string>();
+          if (solver != "greedy" && solver != "lp" && solver != "double_oracle")
+            v.fail(where + "." + key, "expected 'greedy', 'lp' or 'double_oracle', got '" + solver + "'");
+        }
       if (m.contains("max_seconds")) v.number(m, "max_seconds", where, 0.0, 1e9);
       if (m.contains("game_max_seconds")) v.number(m, "game_max_seconds", where, 0.0, 1e9);
       if (m.contains("game_tolerance")) v.number(m, "game_tolerance", where, 0.0, 1.0, true);
@@ -324,6 +327,13 @@ DoubleOracleOptions game_options_for(const json& m) {
   return g;
 }
 
+// The solver whose predictor strategy makes the validation and test rankings (the most probable
+// permutation depends on how the equilibrium's marginals are decomposed): `game_solver` unless
+// `decision_game_solver` says otherwise.
+DcgGameSolver decision_solver_for(const json& m) {
+  return parse_dcg_game_solver(m.value("decision_game_solver", m.value("game_solver", std::string("greedy"))));
+}
+
 json RankingExperiment::run_validation_cell(const Cell& c) const {
   const Dataset& d = *c.dataset;
   const std::vector<RankingQuery> train = training_queries(d, c.fold);
@@ -339,6 +349,7 @@ json RankingExperiment::run_validation_cell(const Cell& c) const {
     options.optimizer = optimizer_for(c.method_spec, 200);
     options.game = game_options_for(c.method_spec);
     options.solver = parse_dcg_game_solver(c.method_spec.value("game_solver", "greedy"));
+    const DcgGameSolver decision = decision_solver_for(c.method_spec);
     options.max_seconds = c.method_spec.value("max_seconds", 0.0);
     RankingMpgSummary summary;
     const RankingMpgModel model = train_ranking_mpg(train, options, &summary);
@@ -351,7 +362,7 @@ json RankingExperiment::run_validation_cell(const Cell& c) const {
     const auto t = clock_type::now();
     std::vector<QueryMetrics> per_query(validation.size());
     tbb::parallel_for(std::size_t{0}, validation.size(), [&](std::size_t q) {
-      const RankingMpgPrediction p = predict_ranking_mpg(model, validation[q].features, options.solver, options.game);
+      const RankingMpgPrediction p = predict_ranking_mpg(model, validation[q].features, decision, options.game);
       per_query[q] = evaluate_ranking(p.order, validation[q].relevance, discount_, kMaxK);
     });
     RankingMetrics m;
@@ -457,7 +468,7 @@ json RankingExperiment::run_test_cell(const Cell& c, const json& validation) con
     const auto w = validation["weights"].get<std::vector<double>>();
     model.theta = Eigen::Map<const Eigen::MatrixXd>(w.data(), d.features + 1, d.levels - 1);
     const DoubleOracleOptions game = game_options_for(c.method_spec);
-    const DcgGameSolver solver = parse_dcg_game_solver(c.method_spec.value("game_solver", "greedy"));
+    const DcgGameSolver solver = decision_solver_for(c.method_spec);
     std::vector<QueryMetrics> per_query(test.size()), per_query_gain(test.size());
     std::vector<double> game_seconds(test.size());
     std::vector<int> iterations(test.size()), converged(test.size());
