@@ -115,8 +115,9 @@ namespace mpg {
 // equilibrium marginals Q(Y_j = s); the predictor's mixed strategy is a Birkhoff decomposition
 // of M, each step taking the perfect matching with the largest smallest entry (so the first
 // permutation is the decomposition's most probable one). Double oracle converges slowly on
-// these games (thousands of near-identical adversary labelings on 100-document queries), so
-// the learner uses this solver; tests check it against double oracle and brute force.
+// these games (thousands of near-identical adversary labelings on 100-document queries); this
+// LP replaced it and is now the reference for the faster greedy solver below (tests check both
+// against double oracle and brute force).
 struct DcgEquilibrium {
   double value = 0.0;
   MixedStrategy<std::vector<int>> predictor;  // permutations, most probable first
