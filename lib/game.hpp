@@ -5,6 +5,7 @@
 // nothing of learning: it is handed its potentials and answers best-response queries.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,22 @@ struct MixedStrategy {
 
   std::size_t size() const { return actions.size(); }
 };
+
+// The same mixture with its actions ordered by probability, most probable first (stable:
+// among equal probabilities the earlier action stays first).
+template <class Action>
+MixedStrategy<Action> most_probable_first(const MixedStrategy<Action>& strategy) {
+  std::vector<std::size_t> index(strategy.size());
+  for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
+  std::stable_sort(index.begin(), index.end(),
+                   [&](std::size_t a, std::size_t b) { return strategy.probabilities[a] > strategy.probabilities[b]; });
+  MixedStrategy<Action> sorted;
+  for (std::size_t i : index) {
+    sorted.actions.push_back(strategy.actions[i]);
+    sorted.probabilities.push_back(strategy.probabilities[i]);
+  }
+  return sorted;
+}
 
 // A pure best response and its value in payoff units (score minus potential):
 //  predictor: E_Q[score(y_hat, Y_check)] - E_Q[psi(Y_check)]   (Eq. 3.11)

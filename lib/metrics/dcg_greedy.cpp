@@ -210,16 +210,7 @@ MixedStrategy<std::vector<int>> decompose_permutahedron_point(const Eigen::Vecto
       merged.probabilities[static_cast<std::size_t>(found - merged.actions.begin())] += strategy.probabilities[a];
     }
   }
-  std::vector<std::size_t> index(merged.size());
-  std::iota(index.begin(), index.end(), 0);
-  std::stable_sort(index.begin(), index.end(),
-                   [&](std::size_t a, std::size_t b) { return merged.probabilities[a] > merged.probabilities[b]; });
-  MixedStrategy<std::vector<int>> sorted;
-  for (std::size_t i : index) {
-    sorted.actions.push_back(merged.actions[i]);
-    sorted.probabilities.push_back(merged.probabilities[i]);
-  }
-  return sorted;
+  return most_probable_first(merged);
 }
 
 DcgEquilibrium solve_dcg_game_greedy(const DcgGame& game, bool predictor_strategy) {

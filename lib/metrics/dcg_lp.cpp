@@ -87,16 +87,7 @@ MixedStrategy<std::vector<int>> birkhoff(Eigen::MatrixXd M) {
   for (double p : strategy.probabilities) total += p;
   for (double& p : strategy.probabilities) p /= total;
   // Most probable first (stable: earlier decomposition steps first among equals).
-  std::vector<std::size_t> index(strategy.size());
-  for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
-  std::stable_sort(index.begin(), index.end(),
-                   [&](std::size_t a, std::size_t b) { return strategy.probabilities[a] > strategy.probabilities[b]; });
-  MixedStrategy<std::vector<int>> sorted;
-  for (std::size_t i : index) {
-    sorted.actions.push_back(strategy.actions[i]);
-    sorted.probabilities.push_back(strategy.probabilities[i]);
-  }
-  return sorted;
+  return most_probable_first(strategy);
 }
 
 }  // namespace
