@@ -13,13 +13,15 @@
 #include <vector>
 
 #include "lib/error.hpp"
+#include "lib/simplex_qp.hpp"
 
 namespace mpg {
 
 OptimizerKind parse_optimizer_kind(const std::string& name) {
   if (name == "lbfgs") return OptimizerKind::lbfgs;
   if (name == "adadelta") return OptimizerKind::adadelta;
-  throw Error("unknown optimizer '" + name + "' (expected lbfgs or adadelta)");
+  if (name == "cutting_plane") return OptimizerKind::cutting_plane;
+  throw Error("unknown optimizer '" + name + "' (expected lbfgs, adadelta or cutting_plane)");
 }
 
 std::string to_string(OptimizerKind kind) {
@@ -28,6 +30,8 @@ std::string to_string(OptimizerKind kind) {
       return "lbfgs";
     case OptimizerKind::adadelta:
       return "adadelta";
+    case OptimizerKind::cutting_plane:
+      return "cutting_plane";
   }
   throw Error("invalid OptimizerKind value");
 }
@@ -82,6 +86,12 @@ void validate(const OptimizerOptions& options) {
     throw Error("optimizer adadelta_rho must lie in [0, 1)");
   }
   if (!(options.adadelta_epsilon > 0.0)) throw Error("optimizer adadelta_epsilon must be positive");
+  if (options.kind == OptimizerKind::cutting_plane) {
+    if (!(options.regularization > 0.0) || !std::isfinite(options.regularization))
+      throw Error("the cutting-plane optimizer needs the objective's regularization lambda > 0");
+    if (!(options.cutting_plane_tolerance > 0.0)) throw Error("optimizer cutting_plane_tolerance must be positive");
+    if (options.cut_idle_limit < 1) throw Error("optimizer cut_idle_limit must be at least 1");
+  }
 }
 
 // ---- L-BFGS (liblbfgs) ----
@@ -342,6 +352,95 @@ void run_adadelta(TrackedObjective& tracked, const OptimizerOptions& options,
   summary.iterations = iteration;
 }
 
+// ---- Cutting planes with an exact regularizer (BMRM, Teo et al. 2010) ----
+//
+// f(theta) = lambda/2 ||theta||^2 + R(theta). With cuts R >= a_j . theta + b_j, the master
+//     min_theta lambda/2 ||theta||^2 + max_j (a_j . theta + b_j)
+//   = max_{alpha in simplex} sum_j alpha_j b_j - 1/(2 lambda) ||sum_j alpha_j a_j||^2,
+// theta = -(1/lambda) sum_j alpha_j a_j; the master value bounds min f from below.
+void run_cutting_plane(TrackedObjective& tracked, const OptimizerOptions& options,
+                       OptimizerSummary& summary) {
+  const double lambda = options.regularization;
+  const Eigen::Index d = tracked.best_theta.size();
+  std::vector<Eigen::VectorXd> slopes;  // a_j
+  std::vector<double> offsets;          // b_j
+  std::vector<int> idle;                // master solves since alpha_j was last > 0
+  Eigen::MatrixXd H(0, 0);              // H_ij = a_i . a_j / lambda
+  Eigen::VectorXd alpha;
+  Eigen::VectorXd theta = tracked.best_theta;
+  Eigen::VectorXd gradient = tracked.best_gradient;
+  double value = tracked.best_value;
+  double lower = -std::numeric_limits<double>::infinity();
+  int iteration = 0;
+  for (;;) {
+    // The cut of R at theta.
+    const Eigen::VectorXd a = gradient - lambda * theta;
+    const double r = value - 0.5 * lambda * theta.squaredNorm();
+    const Eigen::Index m = static_cast<Eigen::Index>(slopes.size());
+    H.conservativeResize(m + 1, m + 1);
+    for (Eigen::Index j = 0; j < m; ++j) H(j, m) = H(m, j) = slopes[static_cast<std::size_t>(j)].dot(a) / lambda;
+    H(m, m) = a.squaredNorm() / lambda;
+    slopes.push_back(a);
+    offsets.push_back(r - a.dot(theta));
+    idle.push_back(0);
+    alpha.conservativeResize(m + 1);
+    alpha[m] = m == 0 ? 1.0 : 0.0;
+    // Master: minimize 1/2 alpha^T H alpha - b^T alpha over the simplex.
+    const Eigen::VectorXd c = -Eigen::Map<const Eigen::VectorXd>(offsets.data(), m + 1);
+    solve_simplex_qp(H, c, alpha);
+    lower = std::max(lower, -(0.5 * alpha.dot(H * alpha) + c.dot(alpha)));
+    summary.lower_bound = lower;
+    const double gap = tracked.best_value - lower;
+    if (gap <= options.cutting_plane_tolerance * std::max(1.0, std::abs(tracked.best_value))) {
+      summary.converged = true;
+      summary.message = "cutting plane converged: objective certified within " + std::to_string(gap);
+      break;
+    }
+    if (iteration == options.max_iterations) {
+      summary.message = "cutting plane stopped: reached the iteration limit (" +
+                        std::to_string(options.max_iterations) + "), certified gap " + std::to_string(gap);
+      break;
+    }
+    theta = Eigen::VectorXd::Zero(d);
+    for (std::size_t j = 0; j < slopes.size(); ++j) theta -= alpha[static_cast<Eigen::Index>(j)] * slopes[j];
+    theta /= lambda;
+    // Drop cuts idle for too long (never the newest).
+    std::vector<Eigen::Index> keep;
+    for (std::size_t j = 0; j < slopes.size(); ++j) {
+      idle[j] = alpha[static_cast<Eigen::Index>(j)] > 0.0 ? 0 : idle[j] + 1;
+      if (idle[j] < options.cut_idle_limit || j + 1 == slopes.size()) keep.push_back(static_cast<Eigen::Index>(j));
+    }
+    if (keep.size() < slopes.size()) {
+      std::vector<Eigen::VectorXd> kept_slopes;
+      std::vector<double> kept_offsets;
+      std::vector<int> kept_idle;
+      Eigen::MatrixXd kept_H(static_cast<Eigen::Index>(keep.size()), static_cast<Eigen::Index>(keep.size()));
+      Eigen::VectorXd kept_alpha(static_cast<Eigen::Index>(keep.size()));
+      for (std::size_t x = 0; x < keep.size(); ++x) {
+        kept_slopes.push_back(slopes[static_cast<std::size_t>(keep[x])]);
+        kept_offsets.push_back(offsets[static_cast<std::size_t>(keep[x])]);
+        kept_idle.push_back(idle[static_cast<std::size_t>(keep[x])]);
+        kept_alpha[static_cast<Eigen::Index>(x)] = alpha[keep[x]];
+        for (std::size_t y = 0; y < keep.size(); ++y)
+          kept_H(static_cast<Eigen::Index>(x), static_cast<Eigen::Index>(y)) = H(keep[x], keep[y]);
+      }
+      slopes = std::move(kept_slopes);
+      offsets = std::move(kept_offsets);
+      idle = std::move(kept_idle);
+      H = std::move(kept_H);
+      alpha = kept_alpha / kept_alpha.sum();
+    }
+    value = tracked.evaluate(theta, gradient);
+    ++iteration;
+    if (options.progress) options.progress(iteration, tracked.best_value, gap);
+    if (!std::isfinite(value) || !gradient.allFinite()) {
+      summary.message = "cutting plane stopped: the objective became non-finite";
+      break;
+    }
+  }
+  summary.iterations = iteration;
+}
+
 }  // namespace
 
 OptimizerSummary minimize(Objective& objective, Eigen::VectorXd& theta,
@@ -363,8 +462,10 @@ OptimizerSummary minimize(Objective& objective, Eigen::VectorXd& theta,
     summary.message = "nothing to optimize: no variables";
   } else if (options.kind == OptimizerKind::lbfgs) {
     run_lbfgs(tracked, options, summary);
-  } else {
+  } else if (options.kind == OptimizerKind::adadelta) {
     run_adadelta(tracked, options, summary);
+  } else {
+    run_cutting_plane(tracked, options, summary);
   }
 
   theta = tracked.best_theta;

@@ -4,6 +4,7 @@
 
 #include <Eigen/Dense>
 #include <functional>
+#include <limits>
 #include <string>
 
 namespace mpg {
@@ -16,9 +17,12 @@ class Objective {
   virtual double evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) = 0;
 };
 
-enum class OptimizerKind { lbfgs, adadelta };
+// lbfgs and adadelta follow the (sub)gradient; cutting_plane (BMRM, Teo et al. 2010) needs the
+// objective to be regularization/2 ||theta||^2 + R(theta) with R convex and
+// regularization > 0, and certifies its result by a lower bound on the minimum.
+enum class OptimizerKind { lbfgs, adadelta, cutting_plane };
 
-// Parses "lbfgs" / "adadelta"; throws mpg::Error naming the bad value otherwise.
+// Parses "lbfgs" / "adadelta" / "cutting_plane"; throws mpg::Error naming the bad value otherwise.
 OptimizerKind parse_optimizer_kind(const std::string& name);
 std::string to_string(OptimizerKind kind);
 
@@ -41,7 +45,19 @@ struct OptimizerOptions {
   double adadelta_rho = 0.95;
   double adadelta_epsilon = 0.00247875217;  // e^-6
   double adadelta_value_tolerance = 1e-4;
-  // Called after each iteration with (iteration, value, gradient norm); may be empty.
+  // Cutting plane: the objective's strongly convex part lambda/2 ||theta||^2 (lambda =
+  // `regularization` > 0, required) is kept exact and R = objective - that part is
+  // approximated from below by the cuts R(theta_j) + g_j . (theta - theta_j), g_j = gradient -
+  // lambda theta_j. The master min_theta lambda/2 ||theta||^2 + max_j cut_j is solved through
+  // its dual, a QP over the simplex of cuts (simplex_qp.hpp); its value is a lower bound on the
+  // minimum. Stops when the best value seen minus the lower bound is
+  // <= cutting_plane_tolerance * max(1, |best value|). Cuts unused for cut_idle_limit master
+  // solves are dropped.
+  double regularization = 0.0;
+  double cutting_plane_tolerance = 1e-6;
+  int cut_idle_limit = 50;
+  // Called after each iteration with (iteration, value, gradient norm; for cutting_plane the
+  // best value and the certified gap); may be empty.
   std::function<void(int, double, double)> progress;
 };
 
@@ -54,6 +70,8 @@ struct OptimizerSummary {
   double gradient_norm = 0.0;   // at the returned theta
   double seconds = 0.0;
   std::string message;          // why it stopped, in words (e.g. liblbfgs status text)
+  // Cutting plane only: min f >= lower_bound, so final_value - lower_bound certifies theta.
+  double lower_bound = -std::numeric_limits<double>::infinity();
 };
 
 // Minimizes the objective from theta (in/out). Returns the best point seen, never a worse one

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "lib/error.hpp"
 
@@ -142,13 +143,16 @@ namespace {
 // and a zero gradient, which ends liblbfgs' line search and AdaDelta's progress test.
 class CappedObjective : public Objective {
  public:
-  CappedObjective(RankingMpgObjective& inner, double max_seconds)
-      : inner_(inner), max_seconds_(max_seconds), start_(std::chrono::steady_clock::now()) {}
+  CappedObjective(RankingMpgObjective& inner, double max_seconds, bool stop_with_nan)
+      : inner_(inner), max_seconds_(max_seconds), stop_with_nan_(stop_with_nan), start_(std::chrono::steady_clock::now()) {}
   double evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) override {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     if (max_seconds_ > 0.0 && elapsed >= max_seconds_ && have_last_) {
       capped_ = true;
       gradient = Eigen::VectorXd::Zero(theta.size());
+      // A cutting-plane method would take (value, gradient) as a cut, which must stay a valid
+      // lower bound: stop it with a non-finite value instead.
+      if (stop_with_nan_) return std::numeric_limits<double>::quiet_NaN();
       return last_value_ + 1.0;  // never better than a point already seen: the best is returned
     }
     last_value_ = inner_.evaluate(theta, gradient);
@@ -160,6 +164,7 @@ class CappedObjective : public Objective {
  private:
   RankingMpgObjective& inner_;
   double max_seconds_;
+  bool stop_with_nan_;
   std::chrono::steady_clock::time_point start_;
   double last_value_ = 0.0;
   bool have_last_ = false;
@@ -171,9 +176,12 @@ class CappedObjective : public Objective {
 RankingMpgModel train_ranking_mpg(const std::vector<RankingQuery>& queries, const RankingMpgOptions& options,
                                   RankingMpgSummary* summary) {
   RankingMpgObjective objective(queries, options);
-  CappedObjective capped(objective, options.max_seconds);
+  OptimizerOptions optimizer_options = options.optimizer;
+  const bool cutting_plane = optimizer_options.kind == OptimizerKind::cutting_plane;
+  if (cutting_plane) optimizer_options.regularization = options.lambda;
+  CappedObjective capped(objective, options.max_seconds, cutting_plane);
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(objective.dimension());
-  const OptimizerSummary optimizer = minimize(capped, theta, options.optimizer);
+  const OptimizerSummary optimizer = minimize(capped, theta, optimizer_options);
   RankingMpgModel model;
   model.levels = options.levels;
   model.discount = options.discount;

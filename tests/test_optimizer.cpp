@@ -133,9 +133,11 @@ TEST_CASE("optimizer names parse and print", "[optimizer]") {
   CHECK(mpg::parse_optimizer_kind("adadelta") == OptimizerKind::adadelta);
   CHECK(mpg::to_string(OptimizerKind::lbfgs) == "lbfgs");
   CHECK(mpg::to_string(OptimizerKind::adadelta) == "adadelta");
+  CHECK(mpg::parse_optimizer_kind("cutting_plane") == OptimizerKind::cutting_plane);
+  CHECK(mpg::to_string(OptimizerKind::cutting_plane) == "cutting_plane");
   CHECK_THROWS_AS(mpg::parse_optimizer_kind("sgd"), mpg::Error);
   CHECK_THROWS_WITH(mpg::parse_optimizer_kind("sgd"),
-                    "unknown optimizer 'sgd' (expected lbfgs or adadelta)");
+                    "unknown optimizer 'sgd' (expected lbfgs, adadelta or cutting_plane)");
   CHECK_THROWS_AS(mpg::parse_optimizer_kind("LBFGS"), mpg::Error);
   CHECK_THROWS_AS(mpg::parse_optimizer_kind(""), mpg::Error);
 }
@@ -208,6 +210,35 @@ TEST_CASE("L-BFGS gets close to the optimum of a non-smooth convex function", "[
     CHECK(summary.final_value - optimum < 1e-3);
     CHECK_FALSE(summary.message.empty());
   }
+}
+
+TEST_CASE("Cutting planes certify the optimum of a non-smooth convex function", "[optimizer]") {
+  // lambda/2 ||x||^2 + sum_i w_i |x_i - c_i|: the cuts approximate the absolute values, the
+  // regularizer is exact. The certificate must bracket the known minimum.
+  Kinked kinked;
+  const double optimum = value_at(kinked, kinked.minimizer());
+  auto options = options_for(OptimizerKind::cutting_plane);
+  options.regularization = kinked.lambda;
+  options.cutting_plane_tolerance = 1e-9;
+  options.max_iterations = 1000;
+  Eigen::VectorXd theta = Eigen::VectorXd::Zero(5);
+  const auto summary = minimize(kinked, theta, options);
+  INFO(summary.message);
+  CHECK(summary.converged);
+  CHECK(summary.lower_bound <= optimum + 1e-12);
+  CHECK(summary.final_value >= optimum - 1e-12);
+  CHECK(summary.final_value - summary.lower_bound <= 1e-9 * std::max(1.0, std::abs(summary.final_value)));
+  CHECK((theta - kinked.minimizer()).lpNorm<Eigen::Infinity>() < 1e-4);
+  // Without the regularization it cannot run; a capped run is not converged.
+  options.regularization = 0.0;
+  CHECK_THROWS_AS(minimize(kinked, theta, options), mpg::Error);
+  options.regularization = kinked.lambda;
+  options.max_iterations = 2;
+  theta = Eigen::VectorXd::Zero(5);
+  const auto capped = minimize(kinked, theta, options);
+  CHECK_FALSE(capped.converged);
+  CHECK(capped.iterations == 2);
+  CHECK(capped.lower_bound <= optimum + 1e-12);
 }
 
 TEST_CASE("the returned point is never worse than the start", "[optimizer]") {

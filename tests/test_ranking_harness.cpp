@@ -90,6 +90,8 @@ TEST_CASE("Ranking specs: bad keys and values name the file and the key", "[rank
   rejects("methods.MPG.lambda=[0]", "methods.MPG.lambda");
   rejects("methods.MPG.game_solver=simplex", "game_solver");
   rejects("methods.MPG.decision_game_solver=birkhoff", "decision_game_solver");
+  rejects("methods.MPG.optimizer=newton", "optimizer");
+  rejects("methods.MPG.objective_tolerance=0", "objective_tolerance");
   rejects("methods.AdaRank-MAP.measure=err", "methods.AdaRank-MAP.measure");
   rejects("methods.RankBoost.C=[1]", "unknown key 'C'");
   rejects("datasets.SYN.registry=optdigits", "not a LETOR data set");

@@ -100,8 +100,8 @@ void validate_ranking_spec(const json& spec, const std::string& path) {
     if (!kKinds.count(kind)) v.fail(where + ".kind", "unknown kind '" + kind + "' (known: mpg, ranksvm, listnet, adarank, rankboost)");
     if (kind == "mpg") {
       v.keys(m, where,
-             {"kind", "lambda", "max_seconds", "max_iterations", "game_solver", "decision_game_solver", "game_tolerance",
-              "game_max_seconds"},
+             {"kind", "lambda", "max_seconds", "max_iterations", "optimizer", "objective_tolerance", "game_solver",
+              "decision_game_solver", "game_tolerance", "game_max_seconds"},
              {"lambda"});
       for (const char* key : {"game_solver", "decision_game_solver"})
         if (m.contains(key)) {
@@ -110,6 +110,12 @@ void validate_ranking_spec(const json& spec, const std::string& path) {
             v.fail(where + "." + key, "expected 'greedy', 'lp' or 'double_oracle', got '" + solver + "'");
         }
       if (m.contains("max_seconds")) v.number(m, "max_seconds", where, 0.0, 1e9);
+      if (m.contains("optimizer")) {
+        const std::string optimizer = v.string(m, "optimizer", where).get<std::string>();
+        if (optimizer != "lbfgs" && optimizer != "adadelta" && optimizer != "cutting_plane")
+          v.fail(where + ".optimizer", "expected 'lbfgs', 'adadelta' or 'cutting_plane', got '" + optimizer + "'");
+      }
+      if (m.contains("objective_tolerance")) v.number(m, "objective_tolerance", where, 0.0, 1.0, true);
       if (m.contains("game_max_seconds")) v.number(m, "game_max_seconds", where, 0.0, 1e9);
       if (m.contains("game_tolerance")) v.number(m, "game_tolerance", where, 0.0, 1.0, true);
     } else if (kind == "ranksvm") {
@@ -347,6 +353,8 @@ json RankingExperiment::run_validation_cell(const Cell& c) const {
     options.levels = d.levels;
     options.discount = discount_;
     options.optimizer = optimizer_for(c.method_spec, 200);
+    options.optimizer.kind = parse_optimizer_kind(c.method_spec.value("optimizer", std::string("lbfgs")));
+    options.optimizer.cutting_plane_tolerance = c.method_spec.value("objective_tolerance", 1e-6);
     options.game = game_options_for(c.method_spec);
     options.solver = parse_dcg_game_solver(c.method_spec.value("game_solver", "greedy"));
     const DcgGameSolver decision = decision_solver_for(c.method_spec);
@@ -358,6 +366,10 @@ json RankingExperiment::run_validation_cell(const Cell& c) const {
                           {"iterations", summary.optimizer.iterations}, {"objective", summary.optimizer.final_value},
                           {"games", summary.games}, {"unconverged_games", summary.unconverged_games},
                           {"max_gap", summary.max_gap}};
+    if (std::isfinite(summary.optimizer.lower_bound)) {
+      result["training"]["lower_bound"] = summary.optimizer.lower_bound;
+      result["training"]["certified_gap"] = summary.optimizer.final_value - summary.optimizer.lower_bound;
+    }
     result["weights"] = std::vector<double>(model.theta.data(), model.theta.data() + model.theta.size());
     const auto t = clock_type::now();
     std::vector<QueryMetrics> per_query(validation.size());
