@@ -270,6 +270,7 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
         }
         if (finished || !added) break;
         if (options.max_seconds > 0.0 && seconds_since(start) >= options.max_seconds) break;
+        if (options.max_game_solves > 0 && summary.game_iterations >= options.max_game_solves) break;
       }
     }
     cuts.add(expected_features, cut_offset);
@@ -319,6 +320,10 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     if (auto reason = limit_reached(summary.iterations, options.max_iterations, seconds_since(start),
                                     options.max_seconds)) {
       summary.status = *reason;
+      break;
+    }
+    if (options.max_game_solves > 0 && summary.game_iterations >= options.max_game_solves) {
+      summary.status = "not converged: restricted-game solve limit (" + std::to_string(options.max_game_solves) + ")";
       break;
     }
   }

@@ -33,6 +33,8 @@ struct CuttingPlaneOptions {
   double tolerance = 1e-6;     // on upper bound - lower bound of min F
   int max_iterations = 100000; // 0 = no cap
   double max_seconds = 0.0;    // 0 = no cap
+  long max_game_solves = 0;    // cap on restricted-game solves over the whole run (0 = none): a
+                               // deterministic alternative to max_seconds
   int stall_iterations = 300;  // stop (not converged) when the gap shrank < 0.1% for this long
   bool extra_responses = true; // also add per-size best actions (Game::*_responses)
   int idle_limit = 20;         // restricted-game actions unused this many solves are dropped

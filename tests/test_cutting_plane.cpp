@@ -68,4 +68,11 @@ TEST_CASE("Cutting-plane training rejects lambda <= 0 and reports caps as not co
   CHECK_FALSE(summary.converged);
   CHECK(summary.status == "not converged: iteration limit");
   CHECK(summary.iterations == 2);
+  // The deterministic cap on restricted-game solves.
+  options.max_iterations = 0;
+  options.max_game_solves = 3;
+  train_binary_mpg_cutting_plane(problem, f1_settings(), options, &summary);
+  CHECK_FALSE(summary.converged);
+  CHECK(summary.status == "not converged: restricted-game solve limit (3)");
+  CHECK(summary.game_iterations == 3);
 }

@@ -89,6 +89,9 @@ TEST_CASE("Bad specs are rejected with the file and the key", "[harness]") {
   spec.erase("metric");
   rejects(spec, "missing required key 'metric'");
   spec = small_spec();
+  spec["methods"]["LR"]["max_game_solves"] = -5;
+  rejects(spec, "methods.LR.max_game_solves");
+  spec = small_spec();
   spec["quick"] = {{"methods", {{"LR", {{"lambda", "many"}}}}}};
   rejects(spec, "quick section");
   const std::string path = write_spec(dir, small_spec());

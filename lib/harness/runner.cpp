@@ -209,6 +209,7 @@ json Experiment::run_validation_cell(const Cell& cell) const {
     options.lambda = cell.parameter;
     options.tolerance = cell.method_spec.value("tolerance", 1e-6);
     options.max_seconds = cell.method_spec.value("max_seconds", 0.0);
+    options.max_game_solves = cell.method_spec.value("max_game_solves", 0L);
     const MetricSettings settings = settings_for(metric_, k_fraction_);
     BinaryModel model;
     if (has_closed_form(settings)) {  // P@k: the dual trainer over the closed-form game
@@ -234,6 +235,7 @@ json Experiment::run_validation_cell(const Cell& cell) const {
     BinaryProblem validation{"validation part", data.validation, validation_labels};
     DoubleOracleOptions game;
     game.max_seconds = cell.method_spec.value("max_seconds", 0.0);  // a capped game is reported
+    game.max_iterations = cell.method_spec.value("max_game_iterations", game.max_iterations);
     const BinaryPrediction prediction = predict_binary_mpg(model, validation, game);
     result["validation_seconds"] = seconds_since(t);
     result["validation_score"] = prediction.score;
@@ -297,6 +299,7 @@ json Experiment::run_test_cell(const Cell& cell, const json& validation) const {
     BinaryProblem test{"test file", data.test_file.features, test_labels};
     DoubleOracleOptions game;
     game.max_seconds = cell.method_spec.value("max_seconds", 0.0);  // a capped game is reported
+    game.max_iterations = cell.method_spec.value("max_game_iterations", game.max_iterations);
     const BinaryPrediction prediction = predict_binary_mpg(model, test, game);
     result["test_score"] = prediction.score;
     result["test_expected_score"] = prediction.expected_score;

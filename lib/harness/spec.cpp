@@ -69,7 +69,8 @@ void validate_binary_spec(const json& spec, const std::string& path) {
   if (!methods.is_object() || methods.empty()) v.fail("methods", "expected a non-empty object");
   for (const auto& [label, m] : methods.items()) {
     const std::string where = "methods." + label;
-    v.keys(m, where, {"kind", "lambda", "C", "tolerance", "max_seconds"}, {"kind"});
+    v.keys(m, where, {"kind", "lambda", "C", "tolerance", "max_seconds", "max_game_solves", "max_game_iterations"},
+           {"kind"});
     const std::string kind = v.string(m, "kind", where).get<std::string>();
     if (!kMethodKinds.count(kind)) v.fail(where + ".kind", "unknown method kind '" + kind + "'");
     if (kind == "mpg" || kind == "logistic_regression") {
@@ -81,6 +82,8 @@ void validate_binary_spec(const json& spec, const std::string& path) {
     }
     if (m.contains("tolerance")) v.number(m, "tolerance", where, 0.0, 1.0, true);
     if (m.contains("max_seconds")) v.number(m, "max_seconds", where, 0.0, 1e9);
+    for (const char* cap : {"max_game_solves", "max_game_iterations"})
+      if (m.contains(cap)) v.number(m, cap, where, 0.0, 1e9);
   }
 
   for (const char* table : {"published", "published_seconds"}) {
