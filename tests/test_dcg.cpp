@@ -11,6 +11,7 @@
 #include "lib/error.hpp"
 #include "lib/matrix_game.hpp"
 #include "lib/metrics/dcg.hpp"
+#include "tests/dcg_checks.hpp"
 
 using mpg::DcgDiscount;
 using mpg::DcgGame;
@@ -227,16 +228,7 @@ TEST_CASE("DCG game: the compact LP equals double oracle (n <= 6) and certifies 
       CHECK(eq.value == Approx(reference.summary.value).margin(1e-6));
       CHECK(eq.gap <= 1e-6);
       CHECK(eq.gap >= -1e-6);
-      // Strategies: legal permutations, probabilities sorted descending and summing to 1;
-      // marginals are distributions.
-      double total = 0.0;
-      for (std::size_t a = 0; a < eq.predictor.size(); ++a) {
-        CHECK(game.is_legal_predictor_action(eq.predictor.actions[a]));
-        if (a > 0) CHECK(eq.predictor.probabilities[a] <= eq.predictor.probabilities[a - 1]);
-        total += eq.predictor.probabilities[a];
-      }
-      CHECK(total == Approx(1.0));
-      for (int j = 0; j < n; ++j) CHECK(eq.adversary_marginals.row(j).sum() == Approx(1.0));
+      check_equilibrium_shape(game, eq);
       // The predictor's mixture guarantees the value against every labeling.
       CHECK(game.adversary_best_response(eq.predictor).value >= eq.value - 1e-6);
       CHECK(game.predictor_value_against_marginals(eq.adversary_marginals) <= eq.value + 1e-6);

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "lib/metrics/dcg.hpp"
+#include "tests/dcg_checks.hpp"
 
 using mpg::DcgDiscount;
 using mpg::DcgGame;
@@ -36,18 +37,8 @@ void check_against_lp(const DcgGame& game) {
   const int n = static_cast<int>(game.documents());
   CHECK(greedy.value == Approx(lp.value).margin(1e-7));
   CHECK(std::abs(greedy.gap) <= 1e-9 * std::max(1.0, std::abs(greedy.value)));
-  for (int j = 0; j < n; ++j) {
-    CHECK(greedy.adversary_marginals.row(j).sum() == Approx(1.0));
-    CHECK(greedy.adversary_marginals.row(j).minCoeff() >= 0.0);
-  }
+  check_equilibrium_shape(game, greedy);
   // The permutation mixture realizes c and guarantees the value against every labeling.
-  double total = 0.0;
-  for (std::size_t a = 0; a < greedy.predictor.size(); ++a) {
-    CHECK(game.is_legal_predictor_action(greedy.predictor.actions[a]));
-    if (a > 0) CHECK(greedy.predictor.probabilities[a] <= greedy.predictor.probabilities[a - 1]);
-    total += greedy.predictor.probabilities[a];
-  }
-  CHECK(total == Approx(1.0));
   CHECK(greedy.predictor.size() <= static_cast<std::size_t>(2 * n + 2));
   CHECK((expected_discounts(greedy.predictor, game.discounts()) - greedy.expected_discounts).lpNorm<Eigen::Infinity>() <= 1e-9);
   CHECK(game.adversary_best_response(greedy.predictor).value >= greedy.value - 1e-9);

@@ -196,6 +196,14 @@ std::vector<int> ssvm_predictions(const std::string& kind, const std::string& me
   return predicted;
 }
 
+// The caps of an MPG validation or test game (a capped game is reported, not hidden).
+DoubleOracleOptions prediction_game_options(const json& method) {
+  DoubleOracleOptions game;
+  game.max_seconds = method.value("max_seconds", 0.0);
+  game.max_iterations = method.value("max_game_iterations", game.max_iterations);
+  return game;
+}
+
 json Experiment::run_validation_cell(const Cell& cell) const {
   const Dataset& data = *cell.task.dataset;
   const std::vector<int> train_labels = binary(data.train_labels, cell.task.positive_label);
@@ -233,9 +241,7 @@ json Experiment::run_validation_cell(const Cell& cell) const {
     result["weights"] = std::vector<double>(model.theta.data(), model.theta.data() + model.theta.size());
     const auto t = clock_type::now();
     BinaryProblem validation{"validation part", data.validation, validation_labels};
-    DoubleOracleOptions game;
-    game.max_seconds = cell.method_spec.value("max_seconds", 0.0);  // a capped game is reported
-    game.max_iterations = cell.method_spec.value("max_game_iterations", game.max_iterations);
+    const DoubleOracleOptions game = prediction_game_options(cell.method_spec);
     const BinaryPrediction prediction = predict_binary_mpg(model, validation, game);
     result["validation_seconds"] = seconds_since(t);
     result["validation_score"] = prediction.score;
@@ -297,9 +303,7 @@ json Experiment::run_test_cell(const Cell& cell, const json& validation) const {
   if (kind == "mpg") {
     const BinaryModel model = BinaryModel::trained(settings_for(metric_, k_fraction_), cell.parameter, w);
     BinaryProblem test{"test file", data.test_file.features, test_labels};
-    DoubleOracleOptions game;
-    game.max_seconds = cell.method_spec.value("max_seconds", 0.0);  // a capped game is reported
-    game.max_iterations = cell.method_spec.value("max_game_iterations", game.max_iterations);
+    const DoubleOracleOptions game = prediction_game_options(cell.method_spec);
     const BinaryPrediction prediction = predict_binary_mpg(model, test, game);
     result["test_score"] = prediction.score;
     result["test_expected_score"] = prediction.expected_score;

@@ -66,12 +66,18 @@ void envelope_pieces(const Eigen::MatrixXd& psi, int j, double limit, std::vecto
   }
 }
 
+// D(m) = sum of the m largest discounts, m = 0..n: the polymatroid's rank function.
+std::vector<double> top_sums(const std::vector<double>& discounts) {
+  std::vector<double> sums(discounts.size() + 1, 0.0);
+  for (std::size_t m = 0; m < discounts.size(); ++m) sums[m + 1] = sums[m] + discounts[m];
+  return sums;
+}
+
 // Documents sorted by c descending (ties by index) and the room left in the polymatroid.
 class PolymatroidPoint {
  public:
-  explicit PolymatroidPoint(const std::vector<double>& discounts) : n_(discounts.size()), c_(n_, 0.0), order_(n_), position_(n_) {
-    top_sum_.assign(n_ + 1, 0.0);
-    for (std::size_t m = 0; m < n_; ++m) top_sum_[m + 1] = top_sum_[m] + discounts[m];
+  explicit PolymatroidPoint(const std::vector<double>& discounts)
+      : n_(discounts.size()), c_(n_, 0.0), order_(n_), position_(n_), top_sum_(top_sums(discounts)) {
     std::iota(order_.begin(), order_.end(), 0);
     std::iota(position_.begin(), position_.end(), 0);
   }
@@ -162,8 +168,7 @@ MixedStrategy<std::vector<int>> decompose_permutahedron_point(const Eigen::Vecto
   if (static_cast<std::size_t>(expected_discounts.size()) != n)
     throw Error("permutahedron decomposition: " + std::to_string(expected_discounts.size()) + " values for " +
                 std::to_string(n) + " discounts");
-  std::vector<double> top_sum(n + 1, 0.0);
-  for (std::size_t m = 0; m < n; ++m) top_sum[m + 1] = top_sum[m] + discounts[m];
+  const std::vector<double> top_sum = top_sums(discounts);
   const double base_tolerance = 1e-12 * std::max(1.0, top_sum[n]);
   MixedStrategy<std::vector<int>> strategy;
   Eigen::VectorXd c = expected_discounts;
@@ -265,11 +270,10 @@ DcgEquilibrium solve_dcg_game_greedy(const DcgGame& game, bool predictor_strateg
   // T(k) = positions 1..m_k, or, if m_k falls strictly inside the group (then the discounts are
   // equal across it), positions 1..a plus k itself.
   const std::vector<int> order = sorted_by_value(c);
-  std::vector<double> top_sum(static_cast<std::size_t>(n) + 1, 0.0), prefix(static_cast<std::size_t>(n) + 1, 0.0);
-  for (int m = 0; m < n; ++m) {
-    top_sum[static_cast<std::size_t>(m) + 1] = top_sum[static_cast<std::size_t>(m)] + disc[static_cast<std::size_t>(m)];
+  const std::vector<double> top_sum = top_sums(disc);
+  std::vector<double> prefix(static_cast<std::size_t>(n) + 1, 0.0);
+  for (int m = 0; m < n; ++m)
     prefix[static_cast<std::size_t>(m) + 1] = prefix[static_cast<std::size_t>(m)] + c[order[static_cast<std::size_t>(m)]];
-  }
   const double tight_tolerance = 1e-9 * std::max(1.0, top_sum.back());
   std::vector<int> next_tight(static_cast<std::size_t>(n) + 1, n);  // first tight size > a
   for (int a = n - 1; a >= 0; --a)
