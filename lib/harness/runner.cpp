@@ -235,7 +235,8 @@ json Experiment::run_validation_cell(const Cell& cell) const {
       model = train_binary_mpg_cutting_plane(problem, settings, options, &summary);
       result["training"] = {{"converged", summary.converged}, {"status", summary.status},
                             {"objective", summary.objective}, {"gap", summary.gap},
-                            {"iterations", summary.iterations}, {"trainer", "cutting_plane"}};
+                            {"iterations", summary.iterations}, {"game_solves", summary.game_iterations},
+                            {"trainer", "cutting_plane"}};
     }
     result["train_seconds"] = seconds_since(start);
     result["weights"] = std::vector<double>(model.theta.data(), model.theta.data() + model.theta.size());
