@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <unordered_map>
 
+#include "lib/double_oracle.hpp"
 #include "lib/error.hpp"
 #include "lib/run_limits.hpp"
 #include "lib/simplex_qp.hpp"
@@ -153,8 +156,19 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
   double center_value = std::numeric_limits<double>::infinity();
   double predicted_decrease = std::numeric_limits<double>::infinity();
   double mu = std::max(1.0, gold_features.squaredNorm());
+  // Pruning as in the double oracle (double_oracle.hpp): an action idle for its patience is
+  // dropped, and an action generated again after a drop comes back with doubled patience, so
+  // drop-and-return cycles die out while the restricted game stays near the support size.
+  std::unordered_map<std::uint64_t, int> times_pruned;
   std::vector<int> row_idle(rows.size(), 0);
   std::vector<int> column_idle(columns.size(), 0);
+  std::vector<int> row_patience(rows.size(), options.prune_after);
+  std::vector<int> column_patience(columns.size(), options.prune_after);
+  auto patience_of = [&](const BinaryAction& action) {
+    const auto found = times_pruned.find(detail::action_hash(action));
+    return found == times_pruned.end() ? options.prune_after
+                                       : detail::doubled_patience(options.prune_after, found->second);
+  };
   CuttingPlaneSummary summary;
   summary.objective = std::numeric_limits<double>::infinity();
   summary.lower_bound = -std::numeric_limits<double>::infinity();
@@ -179,6 +193,8 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     double game_gap = 0.0;
     Eigen::VectorXd expected_features;  // E_Q[Phi]
     double cut_offset = 0.0;
+    int inner_solves = 0;
+    int patience_scale = 1;  // doubles every 500 solves of one game (termination, as the DO)
     if (closed_form) {
       // P@k, unrestricted adversary: the exact equilibrium in closed form, its adversary pure.
       const auto eq = solve_precision_at_k_game(std::vector<double>(psi.data(), psi.data() + psi.size()), k);
@@ -195,6 +211,7 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     } else {
       for (;;) {
         ++summary.game_iterations;
+        if (++inner_solves % 500 == 0) patience_scale = std::min(patience_scale, 1 << 20) * 2;
         auto t = clock::now();
         const MatrixGameSolution equilibrium = restricted->solve();
         summary.lp_seconds += seconds_since(t);
@@ -225,25 +242,23 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
         }
         // Actions idle for a while leave the restricted game (it only caches actions: every cut
         // and bound is computed from best responses over all actions).
-        std::vector<Eigen::Index> stale_rows;
-        std::vector<Eigen::Index> stale_columns;
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-          row_idle[i] = equilibrium.row_strategy[static_cast<Eigen::Index>(i)] > 0.0 ? 0 : row_idle[i] + 1;
-          if (row_idle[i] > options.idle_limit) stale_rows.push_back(static_cast<Eigen::Index>(i));
-        }
-        for (std::size_t j = 0; j < columns.size(); ++j) {
-          column_idle[j] = equilibrium.column_strategy[static_cast<Eigen::Index>(j)] > 0.0 ? 0 : column_idle[j] + 1;
-          if (column_idle[j] > options.idle_limit) stale_columns.push_back(static_cast<Eigen::Index>(j));
-        }
+        const auto stale_rows =
+            detail::update_idle(row_idle, row_patience, equilibrium.row_strategy, patience_scale);
+        const auto stale_columns =
+            detail::update_idle(column_idle, column_patience, equilibrium.column_strategy, patience_scale);
         bool added = false;
         const bool finished = game_gap <= game_tolerance;
         if (!finished) {
           if (!stale_rows.empty() || !stale_columns.empty()) {
+            for (auto r : stale_rows) ++times_pruned[detail::action_hash(rows[static_cast<std::size_t>(r)])];
+            for (auto c : stale_columns) ++times_pruned[detail::action_hash(columns[static_cast<std::size_t>(c)])];
             restricted->remove(stale_rows, stale_columns);
             detail::erase_positions(rows, stale_rows);
             detail::erase_positions(row_idle, stale_rows);
+            detail::erase_positions(row_patience, stale_rows);
             detail::erase_positions(columns, stale_columns);
             detail::erase_positions(column_idle, stale_columns);
+            detail::erase_positions(column_patience, stale_columns);
             detail::erase_positions(column_features, stale_columns);
           }
           for (auto& r : row_responses)
@@ -252,6 +267,7 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
               for (std::size_t j = 0; j < columns.size(); ++j)
                 row[static_cast<Eigen::Index>(j)] = scorer->score(r.action, columns[j]);
               restricted->add_row(row);
+              row_patience.push_back(patience_of(r.action));
               rows.push_back(std::move(r.action));
               row_idle.push_back(0);
               added = true;
@@ -263,6 +279,7 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
                 column[static_cast<Eigen::Index>(i)] = scorer->score(rows[i], c.action);
               column_features.push_back(features_of(x, c.action));
               restricted->add_column(column, theta.dot(column_features.back()));
+              column_patience.push_back(patience_of(c.action));
               columns.push_back(std::move(c.action));
               column_idle.push_back(0);
               added = true;
