@@ -26,6 +26,7 @@ Action add_train(CLI::App& app) {
     bool max_iterations_given = false;
     double tolerance = 1e-6;
     bool quiet = false;
+    bool on_demand_accuracy = false;
     DoubleOracleOptions game;
   };
   auto s = std::make_shared<Settings>();
@@ -76,6 +77,9 @@ Action add_train(CLI::App& app) {
                       "cutting_plane and dual: stop when the objective is certified within this")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  command->add_flag("--on-demand-accuracy", s->on_demand_accuracy,
+                    "cutting_plane: stop each game once its bracket on the objective decides the "
+                    "bundle step (faster where games are hard, e.g. syn1000; slower on OPTDIGITS)");
   command->add_flag("--quiet", s->quiet, "No per-iteration progress on stderr");
   add_game_options(*command, s->game);
 
@@ -119,6 +123,7 @@ Action add_train(CLI::App& app) {
       options.tolerance = s->tolerance;
       options.max_seconds = s->game.max_seconds;
       options.extra_responses = s->game.extra_responses;
+      options.on_demand_accuracy = s->on_demand_accuracy;
       options.lp_backend = s->game.lp_backend;
       if (s->max_iterations_given) options.max_iterations = s->max_iterations;
       if (!s->quiet)

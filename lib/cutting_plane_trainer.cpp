@@ -247,7 +247,13 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
         const auto stale_columns =
             detail::update_idle(column_idle, column_patience, equilibrium.column_strategy, patience_scale);
         bool added = false;
-        const bool finished = game_gap <= game_tolerance;
+        // With on_demand_accuracy (de Oliveira & Sagastizabal 2014) the game at theta is also
+        // accurate enough once the bracket [upper - game_gap, upper] of F(theta) excludes the
+        // serious-step target: the step's outcome is then decided, a serious step (upper below
+        // the target) or a null step whose cut lifts the model at theta above the target.
+        const double target = center_value - 0.1 * predicted_decrease;
+        const bool decided = std::isfinite(target) && (upper <= target || upper - game_gap >= target);
+        const bool finished = game_gap <= game_tolerance || (options.on_demand_accuracy && decided);
         if (!finished) {
           if (!stale_rows.empty() || !stale_columns.empty()) {
             for (auto r : stale_rows) ++times_pruned[detail::action_hash(rows[static_cast<std::size_t>(r)])];

@@ -52,6 +52,34 @@ TEST_CASE("Cutting-plane training: certified bounds bracket F at the returned th
   }
 }
 
+TEST_CASE("Cutting-plane training with on-demand game accuracy certifies the same optimum",
+          "[cutting_plane]") {
+  std::mt19937 rng(77);
+  for (const MetricSettings& settings : all_settings()) {
+    for (int trial = 0; trial < 2; ++trial) {
+      const BinaryProblem problem = random_problem(10, 3, rng);
+      INFO(describe(settings) << " trial " << trial);
+      CuttingPlaneOptions options;
+      options.lambda = trial == 0 ? 0.05 : 0.5;
+      options.tolerance = 1e-7;
+      CuttingPlaneSummary plain;
+      train_binary_mpg_cutting_plane(problem, settings, options, &plain);
+      options.on_demand_accuracy = true;
+      CuttingPlaneSummary on_demand;
+      const BinaryModel model = train_binary_mpg_cutting_plane(problem, settings, options, &on_demand);
+      REQUIRE(plain.converged);
+      REQUIRE(on_demand.converged);
+      // Both certificates bracket the same minimum, and F at the returned theta is inside.
+      CHECK(on_demand.lower_bound <= plain.objective + 1e-12);
+      CHECK(plain.lower_bound <= on_demand.objective + 1e-12);
+      BinaryMpgObjective objective(problem, settings, options.lambda, DoubleOracleOptions{});
+      const double at_model = value_at(objective, model.theta);
+      CHECK(at_model <= on_demand.objective + 1e-9);
+      CHECK(at_model >= on_demand.lower_bound - 1e-9);
+    }
+  }
+}
+
 TEST_CASE("Cutting-plane training rejects lambda <= 0 and reports caps as not converged",
           "[cutting_plane]") {
   std::mt19937 rng(7);
