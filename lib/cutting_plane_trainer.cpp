@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdint>
 #include <limits>
-#include <unordered_map>
 
 #include "lib/double_oracle.hpp"
 #include "lib/error.hpp"
@@ -156,19 +154,8 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
   double center_value = std::numeric_limits<double>::infinity();
   double predicted_decrease = std::numeric_limits<double>::infinity();
   double mu = std::max(1.0, gold_features.squaredNorm());
-  // Pruning as in the double oracle (double_oracle.hpp): an action idle for its patience is
-  // dropped, and an action generated again after a drop comes back with doubled patience, so
-  // drop-and-return cycles die out while the restricted game stays near the support size.
-  std::unordered_map<std::uint64_t, int> times_pruned;
-  std::vector<int> row_idle(rows.size(), 0);
-  std::vector<int> column_idle(columns.size(), 0);
-  std::vector<int> row_patience(rows.size(), options.prune_after);
-  std::vector<int> column_patience(columns.size(), options.prune_after);
-  auto patience_of = [&](const BinaryAction& action) {
-    const auto found = times_pruned.find(detail::action_hash(action));
-    return found == times_pruned.end() ? options.prune_after
-                                       : detail::doubled_patience(options.prune_after, found->second);
-  };
+  // Pruning as in the double oracle: the restricted game stays near the support size.
+  detail::ActionPruning pruning(options.prune_after, rows.size(), columns.size());
   CuttingPlaneSummary summary;
   summary.objective = std::numeric_limits<double>::infinity();
   summary.lower_bound = -std::numeric_limits<double>::infinity();
@@ -193,8 +180,7 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     double game_gap = 0.0;
     Eigen::VectorXd expected_features;  // E_Q[Phi]
     double cut_offset = 0.0;
-    int inner_solves = 0;
-    int patience_scale = 1;  // doubles every 500 solves of one game (termination, as the DO)
+    pruning.new_game();
     if (closed_form) {
       // P@k, unrestricted adversary: the exact equilibrium in closed form, its adversary pure.
       const auto eq = solve_precision_at_k_game(std::vector<double>(psi.data(), psi.data() + psi.size()), k);
@@ -211,7 +197,6 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     } else {
       for (;;) {
         ++summary.game_iterations;
-        if (++inner_solves % 500 == 0) patience_scale = std::min(patience_scale, 1 << 20) * 2;
         auto t = clock::now();
         const MatrixGameSolution equilibrium = restricted->solve();
         summary.lp_seconds += seconds_since(t);
@@ -242,10 +227,8 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
         }
         // Actions idle for a while leave the restricted game (it only caches actions: every cut
         // and bound is computed from best responses over all actions).
-        const auto stale_rows =
-            detail::update_idle(row_idle, row_patience, equilibrium.row_strategy, patience_scale);
-        const auto stale_columns =
-            detail::update_idle(column_idle, column_patience, equilibrium.column_strategy, patience_scale);
+        const auto [stale_rows, stale_columns] =
+            pruning.expired(equilibrium.row_strategy, equilibrium.column_strategy);
         bool added = false;
         // With on_demand_accuracy (de Oliveira & Sagastizabal 2014) the game at theta is also
         // accurate enough once the bracket [upper - game_gap, upper] of F(theta) excludes the
@@ -256,15 +239,10 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
         const bool finished = game_gap <= game_tolerance || (options.on_demand_accuracy && decided);
         if (!finished) {
           if (!stale_rows.empty() || !stale_columns.empty()) {
-            for (auto r : stale_rows) ++times_pruned[detail::action_hash(rows[static_cast<std::size_t>(r)])];
-            for (auto c : stale_columns) ++times_pruned[detail::action_hash(columns[static_cast<std::size_t>(c)])];
+            pruning.drop(rows, stale_rows, columns, stale_columns);
             restricted->remove(stale_rows, stale_columns);
             detail::erase_positions(rows, stale_rows);
-            detail::erase_positions(row_idle, stale_rows);
-            detail::erase_positions(row_patience, stale_rows);
             detail::erase_positions(columns, stale_columns);
-            detail::erase_positions(column_idle, stale_columns);
-            detail::erase_positions(column_patience, stale_columns);
             detail::erase_positions(column_features, stale_columns);
           }
           for (auto& r : row_responses)
@@ -273,9 +251,8 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
               for (std::size_t j = 0; j < columns.size(); ++j)
                 row[static_cast<Eigen::Index>(j)] = scorer->score(r.action, columns[j]);
               restricted->add_row(row);
-              row_patience.push_back(patience_of(r.action));
+              pruning.add_row(r.action);
               rows.push_back(std::move(r.action));
-              row_idle.push_back(0);
               added = true;
             }
           for (auto& c : column_responses)
@@ -285,9 +262,8 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
                 column[static_cast<Eigen::Index>(i)] = scorer->score(rows[i], c.action);
               column_features.push_back(features_of(x, c.action));
               restricted->add_column(column, theta.dot(column_features.back()));
-              column_patience.push_back(patience_of(c.action));
+              pruning.add_column(c.action);
               columns.push_back(std::move(c.action));
-              column_idle.push_back(0);
               added = true;
             }
         }

@@ -143,6 +143,68 @@ inline int doubled_patience(int prune_after, int times) {
   return prune_after <= 0 ? 0 : prune_after << std::min(times, 20);
 }
 
+// Pruning of a growing restricted game (DoubleOracleOptions::prune_after): each player's
+// actions idle for their patience are dropped; an action generated again after a drop gets
+// its patience doubled per earlier drop (counted by hash over both players: a collision only
+// adds patience), and every patience doubles each 500 solves of one game, so drop-and-return
+// cycles die out and the double oracle keeps its termination guarantee.
+class ActionPruning {
+ public:
+  ActionPruning(int prune_after, std::size_t rows, std::size_t columns)
+      : prune_after_(prune_after), row_idle_(rows, 0), column_idle_(columns, 0),
+        row_patience_(rows, prune_after), column_patience_(columns, prune_after) {}
+
+  // A new game starts (a new theta in the cutting-plane trainer): the 500-solve clock restarts.
+  void new_game() {
+    solves_ = 0;
+    scale_ = 1;
+  }
+
+  // Called once per restricted-game solve with its strategies: advances the idle counters and
+  // returns the rows and columns idle for too long (never the supports: their counters are 0).
+  std::pair<std::vector<Eigen::Index>, std::vector<Eigen::Index>> expired(
+      const Eigen::VectorXd& row_strategy, const Eigen::VectorXd& column_strategy) {
+    if (++solves_ % 500 == 0) scale_ = std::min(scale_, 1 << 20) * 2;
+    return {update_idle(row_idle_, row_patience_, row_strategy, scale_),
+            update_idle(column_idle_, column_patience_, column_strategy, scale_)};
+  }
+
+  // Records the drop of the given positions of `rows` and `columns` (call before erasing them).
+  template <class Action>
+  void drop(const std::vector<Action>& rows, const std::vector<Eigen::Index>& stale_rows,
+            const std::vector<Action>& columns, const std::vector<Eigen::Index>& stale_columns) {
+    for (auto r : stale_rows) ++times_dropped_[action_hash(rows[static_cast<std::size_t>(r)])];
+    for (auto c : stale_columns) ++times_dropped_[action_hash(columns[static_cast<std::size_t>(c)])];
+    erase_positions(row_idle_, stale_rows);
+    erase_positions(row_patience_, stale_rows);
+    erase_positions(column_idle_, stale_columns);
+    erase_positions(column_patience_, stale_columns);
+  }
+
+  // Registers a new last row or column; true if the action returns after a drop.
+  template <class Action>
+  bool add_row(const Action& action) { return add(action, row_idle_, row_patience_); }
+  template <class Action>
+  bool add_column(const Action& action) { return add(action, column_idle_, column_patience_); }
+
+ private:
+  template <class Action>
+  bool add(const Action& action, std::vector<int>& idle, std::vector<int>& patience) {
+    const auto found = times_dropped_.find(action_hash(action));
+    const bool returning = found != times_dropped_.end();
+    patience.push_back(returning ? doubled_patience(prune_after_, found->second) : prune_after_);
+    idle.push_back(0);
+    return returning;
+  }
+
+  int prune_after_;
+  std::vector<int> row_idle_, column_idle_;
+  std::vector<int> row_patience_, column_patience_;
+  std::unordered_map<std::uint64_t, int> times_dropped_;
+  long solves_ = 0;
+  int scale_ = 1;
+};
+
 template <class Action>
 bool contains(const std::vector<Action>& actions, const Action& action) {
   return std::find(actions.begin(), actions.end(), action) != actions.end();
@@ -187,13 +249,7 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
     for (Eigen::Index r = 0; r < scores.rows(); ++r) scores(r, c) = game.score(rows[r], columns[c]);
   }
   const auto sub_game = lp.new_game(scores, potentials);
-  // Times each action was dropped, by hash (a collision only adds patience).
-  std::unordered_map<std::uint64_t, int> times_pruned;
-  std::vector<int> row_idle(rows.size(), 0);
-  std::vector<int> column_idle(columns.size(), 0);
-  std::vector<int> row_patience(rows.size(), options.prune_after);
-  std::vector<int> column_patience(columns.size(), options.prune_after);
-  int patience_scale = 1;  // doubles every 500 iterations (saturating)
+  detail::ActionPruning pruning(options.prune_after, rows.size(), columns.size());
   int generated_rows = static_cast<int>(rows.size());
   int generated_columns = static_cast<int>(columns.size());
 
@@ -201,7 +257,6 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
   DoubleOracleSummary& summary = solution.summary;
   for (;;) {
     ++summary.iterations;
-    if (summary.iterations % 500 == 0) patience_scale = std::min(patience_scale, 1 << 20) * 2;
     auto t = clock::now();
     const MatrixGameSolution equilibrium = sub_game->solve();
     summary.lp_seconds += seconds_since(t);
@@ -254,43 +309,27 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
       summary.status = DoubleOracleStatus::action_limit;
       break;
     }
-    // Drop actions that idled too long (never the current supports: their counters are 0).
-    const auto stale_rows =
-        detail::update_idle(row_idle, row_patience, equilibrium.row_strategy, patience_scale);
-    const auto stale_columns = detail::update_idle(column_idle, column_patience,
-                                                   equilibrium.column_strategy, patience_scale);
+    // Drop actions that idled too long.
+    const auto [stale_rows, stale_columns] =
+        pruning.expired(equilibrium.row_strategy, equilibrium.column_strategy);
     if (!stale_rows.empty() || !stale_columns.empty()) {
-      for (auto r : stale_rows) ++times_pruned[detail::action_hash(rows[static_cast<std::size_t>(r)])];
-      for (auto c : stale_columns) ++times_pruned[detail::action_hash(columns[static_cast<std::size_t>(c)])];
+      pruning.drop(rows, stale_rows, columns, stale_columns);
       sub_game->remove(stale_rows, stale_columns);
       detail::erase_positions(rows, stale_rows);
-      detail::erase_positions(row_idle, stale_rows);
-      detail::erase_positions(row_patience, stale_rows);
       detail::erase_positions(columns, stale_columns);
-      detail::erase_positions(column_idle, stale_columns);
-      detail::erase_positions(column_patience, stale_columns);
       summary.pruned_actions += static_cast<int>(stale_rows.size() + stale_columns.size());
     }
-    // Patience of a (re)generated action: doubled for every time it was dropped before.
-    auto patience_of = [&](const Action& action) {
-      const auto found = times_pruned.find(detail::action_hash(action));
-      if (found == times_pruned.end()) return options.prune_after;
-      ++summary.returned_actions;
-      return detail::doubled_patience(options.prune_after, found->second);
-    };
     auto add_predictor_action = [&](Action action) {
-      row_patience.push_back(patience_of(action));
+      summary.returned_actions += pruning.add_row(action);
       ++generated_rows;
-      row_idle.push_back(0);
       rows.push_back(std::move(action));
       Eigen::VectorXd row(sub_game->columns());
       for (Eigen::Index c = 0; c < row.size(); ++c) row[c] = game.score(rows.back(), columns[c]);
       sub_game->add_row(row);
     };
     auto add_adversary_action = [&](Action action) {
-      column_patience.push_back(patience_of(action));
+      summary.returned_actions += pruning.add_column(action);
       ++generated_columns;
-      column_idle.push_back(0);
       columns.push_back(std::move(action));
       Eigen::VectorXd column(sub_game->rows());
       for (Eigen::Index r = 0; r < column.size(); ++r) column[r] = game.score(rows[r], columns.back());
