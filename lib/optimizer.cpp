@@ -79,7 +79,7 @@ void validate(const OptimizerOptions& options) {
   if (options.lbfgs_memory < 1) throw Error("optimizer lbfgs_memory must be at least 1");
   if (options.past < 0) throw Error("optimizer past must be non-negative");
   if (!(options.gradient_tolerance >= 0.0) || !(options.value_tolerance >= 0.0) ||
-      !(options.adadelta_value_tolerance >= 0.0)) {
+      !(options.adadelta_value_tolerance >= 0.0) || !(options.adadelta_step_tolerance >= 0.0)) {
     throw Error("optimizer tolerances must be non-negative");
   }
   if (!(options.adadelta_rho >= 0.0 && options.adadelta_rho < 1.0)) {
@@ -303,9 +303,11 @@ void run_adadelta(TrackedObjective& tracked, const OptimizerOptions& options,
   double value = tracked.best_value;
   Eigen::ArrayXd mean_squared_gradient = Eigen::ArrayXd::Zero(theta.size());  // E[g^2]
   Eigen::ArrayXd mean_squared_step = Eigen::ArrayXd::Zero(theta.size());      // E[dx^2]
-  std::deque<double> recent_decreases;  // relative decreases of the last <= 10 iterations
-  constexpr std::size_t kDecreaseWindow = 10;
-  constexpr int kMinIterationsBeforeValueTest = 6;
+  // Values of the last <= 11 iterates (the current one and up to 10 before it), for the
+  // average-change test; the initial point counts as the first value.
+  std::deque<double> recent_values{value};
+  constexpr std::size_t kValueWindow = 10;
+  constexpr std::size_t kMinValuesBeforeValueTest = 6;
 
   int iteration = 0;
   for (;;) {
@@ -328,7 +330,6 @@ void run_adadelta(TrackedObjective& tracked, const OptimizerOptions& options,
     theta -= step.matrix();
     mean_squared_step = rho * mean_squared_step + (1.0 - rho) * step.square();
 
-    const double previous_value = value;
     value = tracked.evaluate(theta, gradient);
     ++iteration;
     if (options.progress) options.progress(iteration, value, gradient.norm());
@@ -337,15 +338,23 @@ void run_adadelta(TrackedObjective& tracked, const OptimizerOptions& options,
       break;
     }
 
-    recent_decreases.push_back(relative_decrease(previous_value, value));
-    if (recent_decreases.size() > kDecreaseWindow) recent_decreases.pop_front();
-    const double mean_decrease =
-        std::accumulate(recent_decreases.begin(), recent_decreases.end(), 0.0) /
-        static_cast<double>(recent_decreases.size());
-    if (iteration >= kMinIterationsBeforeValueTest &&
-        mean_decrease < options.adadelta_value_tolerance) {
+    // Stop tests of the reference code: the average change per iteration over the last <= 10
+    // iterations, |v_{t-w} - v_t| / w, relative to |v_t|; or a step that no longer moves theta.
+    // In absolute value: an objective that keeps rising is not "converged".
+    recent_values.push_back(value);
+    if (recent_values.size() > kValueWindow + 1) recent_values.pop_front();
+    const double window = static_cast<double>(recent_values.size() - 1);
+    const double average_change = std::abs(recent_values.front() - value) / window /
+                                  std::max(std::abs(value), std::numeric_limits<double>::min());
+    if (recent_values.size() >= kMinValuesBeforeValueTest &&
+        average_change < options.adadelta_value_tolerance) {
       summary.converged = true;
-      summary.message = "AdaDelta converged: average relative decrease below tolerance";
+      summary.message = "AdaDelta converged: average relative change below tolerance";
+      break;
+    }
+    if (step.matrix().norm() < options.adadelta_step_tolerance * std::max(1.0, theta.norm())) {
+      summary.converged = true;
+      summary.message = "AdaDelta converged: step norm below tolerance";
       break;
     }
   }

@@ -39,12 +39,14 @@ struct OptimizerOptions {
   // sufficient-decrease (Armijo) condition only, which never asks for curvature and so does not
   // fail at the kinks of a non-smooth objective such as a sum of game values.
   bool lbfgs_armijo_only = false;
-  // AdaDelta (Zeiler 2012): decay rate rho and smoothing epsilon as in the reference code;
-  // stop when the average relative decrease of the objective over the last 10 iterations
-  // is below adadelta_value_tolerance.
+  // AdaDelta (Zeiler 2012): decay rate rho and smoothing epsilon as in the reference code, and
+  // its stop tests: the average change of the objective per iteration over the last 10
+  // iterations, relative to the current value, is below adadelta_value_tolerance (tested from
+  // the 5th iteration on); or the step is shorter than adadelta_step_tolerance * max(1, ||theta||).
   double adadelta_rho = 0.95;
   double adadelta_epsilon = 0.00247875217;  // e^-6
   double adadelta_value_tolerance = 1e-4;
+  double adadelta_step_tolerance = 1e-6;
   // Cutting plane: the objective's strongly convex part lambda/2 ||theta||^2 (lambda =
   // `regularization` > 0, required) is kept exact and R = objective - that part is
   // approximated from below by the cuts R(theta_j) + g_j . (theta - theta_j), g_j = gradient -

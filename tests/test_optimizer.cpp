@@ -175,6 +175,28 @@ TEST_CASE("AdaDelta approaches the minimizer of a convex quadratic", "[optimizer
   CHECK_FALSE(summary.message.empty());
 }
 
+// f(x) = 1 + x_0 with a gradient that points the wrong way: every AdaDelta step raises the value.
+struct Rising : mpg::Objective {
+  double evaluate(const Eigen::VectorXd& x, Eigen::VectorXd& gradient) override {
+    gradient = -Eigen::VectorXd::Ones(x.size());
+    return 1.0 + x[0];
+  }
+};
+
+TEST_CASE("AdaDelta does not call a rising objective converged", "[optimizer]") {
+  // The stop test is the reference code's: the average change per iteration over the last 10
+  // iterations relative to |value|, in absolute value. A signed "average decrease" would be
+  // negative here and stop at once, as if converged.
+  Rising rising;
+  Eigen::VectorXd theta = Eigen::VectorXd::Zero(2);
+  auto options = options_for(OptimizerKind::adadelta);
+  options.max_iterations = 40;
+  const auto summary = minimize(rising, theta, options);
+  CHECK_FALSE(summary.converged);
+  CHECK(summary.iterations == 40);
+  CHECK(summary.final_value == Approx(1.0));  // the best point seen is the start
+}
+
 TEST_CASE("L-BFGS minimizes the Rosenbrock function", "[optimizer]") {
   Rosenbrock rosenbrock;
   Eigen::VectorXd theta(2);
