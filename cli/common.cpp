@@ -50,6 +50,12 @@ void add_game_options(CLI::App& command, DoubleOracleOptions& options) {
                      "(0 = none); a capped run is reported as not converged")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  command.add_option("--smoothing", options.smoothing,
+                     "Weight of the best-bounding predictor strategy so far in the smoothed "
+                     "strategy the adversary also best-responds to (0 = off; 2-5x fewer "
+                     "double-oracle iterations on F1 games at small potentials)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 0.99));
   command.add_option("--max-actions", options.max_actions,
                      "Cap on generated actions per player (0 = none)")
       ->capture_default_str()

@@ -123,6 +123,7 @@ Action add_train(CLI::App& app) {
       options.tolerance = s->tolerance;
       options.max_seconds = s->game.max_seconds;
       options.extra_responses = s->game.extra_responses;
+      options.smoothing = s->game.smoothing;
       options.on_demand_accuracy = s->on_demand_accuracy;
       options.lp_backend = s->game.lp_backend;
       if (s->max_iterations_given) options.max_iterations = s->max_iterations;

@@ -156,6 +156,7 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
   double mu = std::max(1.0, gold_features.squaredNorm());
   // Pruning as in the double oracle: the restricted game stays near the support size.
   detail::ActionPruning pruning(options.prune_after, rows.size(), columns.size());
+  detail::SmoothedResponses<BinaryAction> smoothing(options.smoothing);
   CuttingPlaneSummary summary;
   summary.objective = std::numeric_limits<double>::infinity();
   summary.lower_bound = -std::numeric_limits<double>::infinity();
@@ -181,6 +182,7 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     Eigen::VectorXd expected_features;  // E_Q[Phi]
     double cut_offset = 0.0;
     pruning.new_game();
+    smoothing.new_game();
     if (closed_form) {
       // P@k, unrestricted adversary: the exact equilibrium in closed form, its adversary pure.
       const auto eq = solve_precision_at_k_game(std::vector<double>(psi.data(), psi.data() + psi.size()), k);
@@ -213,9 +215,10 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
         auto column_responses = options.extra_responses
                                     ? game->adversary_responses(predictor, adversary)
                                     : std::vector{game->adversary_best_response(predictor)};
-        summary.best_response_seconds += seconds_since(t);
         const double predictor_value = row_responses.front().value;    // includes -theta . E_Q[Phi]
         const double adversary_value = column_responses.front().value;  // includes -psi(y)
+        smoothing.add_responses(*game, predictor, adversary_value, column_responses);
+        summary.best_response_seconds += seconds_since(t);
         upper = 0.5 * lambda * theta.squaredNorm() - theta.dot(gold_features) - adversary_value;
         game_gap = predictor_value - adversary_value;
         // The cut phi(theta') >= theta' . E_Q[Phi] - max_y_hat E_Q[score], valid for all theta'.

@@ -48,6 +48,9 @@ struct CuttingPlaneOptions {
   // far more iterations where the objective is nearly flat (OPTDIGITS: 4x slower), so off by
   // default (bench/README.md).
   bool on_demand_accuracy = false;
+  // Weight of the best-bounding predictor strategy in the smoothed strategy the adversary also
+  // best-responds to (DoubleOracleOptions::smoothing; 0 = off).
+  double smoothing = 0.0;
   int cut_idle_limit = 50;     // cuts with zero weight this many master solves are dropped
   const LpBackend* lp_backend = nullptr;  // restricted-game LPs; nullptr = GLPK
   // Called after each iteration with (iteration, upper bound, lower bound, restricted game rows,

@@ -11,7 +11,9 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -36,6 +38,10 @@ struct DoubleOracleOptions {
   // Also add each player's best action of every size it already mixes over, when profitable
   // (Game::*_responses). Fewer iterations on games with large supports.
   bool extra_responses = true;
+  // Also add the adversary's best response to a smoothed predictor strategy: this weight on the
+  // best-bounding predictor strategy so far, the rest on the current one
+  // (detail::SmoothedResponses; 0 = off). 2-5x fewer iterations on F1 games at small potentials.
+  double smoothing = 0.9;
   const LpBackend* lp_backend = nullptr;  // nullptr = default_lp_backend() (GLPK)
 };
 
@@ -205,6 +211,93 @@ class ActionPruning {
   int scale_ = 1;
 };
 
+// The adversary's best response to a smoothed predictor strategy: Wentges' (1997) dual
+// smoothing, or "in-out" column generation (Ben-Ameur & Neto 2007), carried over to the double
+// oracle. Besides its best response to the predictor's current restricted-game strategy P, the
+// adversary also gets its best response to
+//     P_smooth = alpha * C + (1 - alpha) * P,
+// where the center C is the predictor strategy with the best bound min_y E_C[C'] seen in this
+// game so far (any mixed strategy's best-response value is a valid lower bound on the value, so
+// a smoothed strategy that bounds better becomes the center: C is an exponential average of the
+// restricted strategies). Where the restricted strategies jump between near-tied actions (F1
+// games at small potentials), responses to the average point toward the equilibrium instead of
+// oscillating around it. The responses to the current strategies still decide when the game is
+// finished. Smoothing the predictor's responses as well was measured and is worse (bench/README).
+template <class Action>
+class SmoothedResponses {
+ public:
+  explicit SmoothedResponses(double weight) : weight_(weight) {}
+
+  // A new game (the trainer's next theta): the old game's center and bound do not carry over.
+  void new_game() {
+    center_ = {};
+    lower_ = -std::numeric_limits<double>::infinity();
+  }
+
+  // Given the restricted predictor strategy P and the value lower = min_y E_P[C'] of the
+  // adversary's best response to it, appends the adversary's best response to P_smooth, valued
+  // against P itself (so the caller's test "improves on the restricted-game value" applies
+  // unchanged), and updates the center.
+  void add_responses(const Game<Action>& game, const MixedStrategy<Action>& predictor,
+                     double lower, std::vector<BestResponse<Action>>& column_responses) {
+    if (weight_ <= 0.0) return;
+    if (center_.size() > 0) {
+      auto smoothed = blend(center_, predictor);
+      auto response = game.adversary_best_response(smoothed);
+      if (response.value > lower_) {
+        lower_ = response.value;
+        center_ = std::move(smoothed);
+      }
+      response.value = expected_payoff(game, predictor, response.action);
+      column_responses.push_back(std::move(response));
+    }
+    if (lower > lower_) {
+      lower_ = lower;
+      center_ = predictor;
+    }
+  }
+
+ private:
+  // alpha * center + (1 - alpha) * current, equal actions merged. Weights below 1e-8 (at
+  // alpha = 0.9, strategies older than ~170 updates) are dropped and the rest renormalized,
+  // which bounds the support and keeps the result a mixed strategy.
+  MixedStrategy<Action> blend(const MixedStrategy<Action>& center,
+                              const MixedStrategy<Action>& current) const {
+    MixedStrategy<Action> mixed;
+    std::map<Action, std::size_t> position;
+    auto put = [&](const Action& action, double probability) {
+      if (probability <= 1e-8) return;
+      const auto [it, fresh] = position.emplace(action, mixed.actions.size());
+      if (fresh) {
+        mixed.actions.push_back(action);
+        mixed.probabilities.push_back(probability);
+      } else {
+        mixed.probabilities[it->second] += probability;
+      }
+    };
+    for (std::size_t i = 0; i < center.size(); ++i) put(center.actions[i], weight_ * center.probabilities[i]);
+    for (std::size_t i = 0; i < current.size(); ++i)
+      put(current.actions[i], (1.0 - weight_) * current.probabilities[i]);
+    double total = 0.0;
+    for (double p : mixed.probabilities) total += p;
+    for (double& p : mixed.probabilities) p /= total;
+    return mixed;
+  }
+
+  // E_P[C'(Y_hat, column)], C' = score - potential(column).
+  static double expected_payoff(const Game<Action>& game, const MixedStrategy<Action>& predictor,
+                                const Action& column) {
+    double value = 0.0;
+    for (std::size_t i = 0; i < predictor.size(); ++i)
+      value += predictor.probabilities[i] * game.score(predictor.actions[i], column);
+    return value - game.potential(column);
+  }
+
+  double weight_;
+  MixedStrategy<Action> center_;
+  double lower_ = -std::numeric_limits<double>::infinity();
+};
+
 template <class Action>
 bool contains(const std::vector<Action>& actions, const Action& action) {
   return std::find(actions.begin(), actions.end(), action) != actions.end();
@@ -250,6 +343,7 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
   }
   const auto sub_game = lp.new_game(scores, potentials);
   detail::ActionPruning pruning(options.prune_after, rows.size(), columns.size());
+  detail::SmoothedResponses<Action> smoothing(options.smoothing);
   int generated_rows = static_cast<int>(rows.size());
   int generated_columns = static_cast<int>(columns.size());
 
@@ -273,6 +367,8 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
         options.extra_responses
             ? game.adversary_responses(solution.predictor, solution.adversary)
             : std::vector<BestResponse<Action>>{game.adversary_best_response(solution.predictor)};
+    smoothing.add_responses(game, solution.predictor, column_responses.front().value,
+                            column_responses);
     summary.best_response_seconds += seconds_since(t);
     BestResponse<Action>& row_response = row_responses.front();
     BestResponse<Action>& column_response = column_responses.front();
