@@ -5,7 +5,8 @@
 //     gap = v_pred_BR - v_adv_BR
 //         = max_y_hat E_Q[C'(y_hat, Y_check)] - min_y_check E_P[C'(Y_hat, y_check)]
 // is <= tolerance; then P and Q are tolerance-optimal in the full game and v_adv_BR <= v* <=
-// v_pred_BR brackets its value.
+// v_pred_BR brackets its value. P and Q are the strategies with the best guarantees seen, not
+// necessarily the last sub-game's: a capped run returns those and their (smaller) gap.
 #pragma once
 
 #include <Eigen/Dense>
@@ -234,6 +235,11 @@ class SmoothedResponses {
     lower_ = -std::numeric_limits<double>::infinity();
   }
 
+  // The best-bounding predictor strategy seen in this game (a restricted strategy or an average
+  // of them) and its guarantee min_y E_C[C'].
+  const MixedStrategy<Action>& center() const { return center_; }
+  double lower_bound() const { return lower_; }
+
   // Given the restricted predictor strategy P and the value lower = min_y E_P[C'] of the
   // adversary's best response to it, appends the adversary's best response to P_smooth, valued
   // against P itself (so the caller's test "improves on the restricted-game value" applies
@@ -349,6 +355,12 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
 
   GameSolution<Action> solution;
   DoubleOracleSummary& summary = solution.summary;
+  // The best guarantees seen: P with the highest min_y E_P[C'], Q with the lowest
+  // max_y_hat E_Q[C']. The gap between them is never larger than the current strategies' gap,
+  // and a run that ends (converged or capped) returns these strategies.
+  double best_lower = -std::numeric_limits<double>::infinity();
+  double best_upper = std::numeric_limits<double>::infinity();
+  MixedStrategy<Action> best_predictor, best_adversary;
   for (;;) {
     ++summary.iterations;
     auto t = clock::now();
@@ -373,10 +385,22 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
     BestResponse<Action>& row_response = row_responses.front();
     BestResponse<Action>& column_response = column_responses.front();
 
+    if (column_response.value > best_lower) {
+      best_lower = column_response.value;
+      best_predictor = solution.predictor;
+    }
+    if (smoothing.lower_bound() > best_lower) {
+      best_lower = smoothing.lower_bound();
+      best_predictor = smoothing.center();
+    }
+    if (row_response.value < best_upper) {
+      best_upper = row_response.value;
+      best_adversary = solution.adversary;
+    }
     summary.value = equilibrium.value;
-    summary.predictor_response_value = row_response.value;
-    summary.adversary_response_value = column_response.value;
-    summary.gap = row_response.value - column_response.value;
+    summary.predictor_response_value = best_upper;
+    summary.adversary_response_value = best_lower;
+    summary.gap = best_upper - best_lower;
     if (summary.gap <= options.tolerance) {
       summary.status = DoubleOracleStatus::converged;
       break;
@@ -447,6 +471,8 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
         add_adversary_action(std::move(extra.action));
     }
   }
+  solution.predictor = std::move(best_predictor);
+  solution.adversary = std::move(best_adversary);
   summary.predictor_actions = generated_rows;
   summary.adversary_actions = generated_columns;
   summary.predictor_support = static_cast<int>(solution.predictor.size());
