@@ -12,9 +12,9 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -224,6 +224,8 @@ class ActionPruning {
 // games at small potentials), responses to the average point toward the equilibrium instead of
 // oscillating around it. The responses to the current strategies still decide when the game is
 // finished. Smoothing the predictor's responses as well was measured and is worse (bench/README).
+// The center is tracked even with weight 0 (no smoothed responses then): it is the predictor
+// strategy the double oracle returns.
 template <class Action>
 class SmoothedResponses {
  public:
@@ -246,8 +248,7 @@ class SmoothedResponses {
   // unchanged), and updates the center.
   void add_responses(const Game<Action>& game, const MixedStrategy<Action>& predictor,
                      double lower, std::vector<BestResponse<Action>>& column_responses) {
-    if (weight_ <= 0.0) return;
-    if (center_.size() > 0) {
+    if (weight_ > 0.0 && center_.size() > 0) {
       auto smoothed = blend(center_, predictor);
       auto response = game.adversary_best_response(smoothed);
       if (response.value > lower_) {
@@ -355,12 +356,11 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
 
   GameSolution<Action> solution;
   DoubleOracleSummary& summary = solution.summary;
-  // The best guarantees seen: P with the highest min_y E_P[C'], Q with the lowest
-  // max_y_hat E_Q[C']. The gap between them is never larger than the current strategies' gap,
-  // and a run that ends (converged or capped) returns these strategies.
-  double best_lower = -std::numeric_limits<double>::infinity();
+  // The best guarantees seen: P with the highest min_y E_P[C'] (smoothing.center()), Q with the
+  // lowest max_y_hat E_Q[C']. The gap between them is never larger than the current strategies'
+  // gap, and a run that ends (converged or capped) returns these strategies.
   double best_upper = std::numeric_limits<double>::infinity();
-  MixedStrategy<Action> best_predictor, best_adversary;
+  MixedStrategy<Action> best_adversary;
   for (;;) {
     ++summary.iterations;
     auto t = clock::now();
@@ -385,22 +385,14 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
     BestResponse<Action>& row_response = row_responses.front();
     BestResponse<Action>& column_response = column_responses.front();
 
-    if (column_response.value > best_lower) {
-      best_lower = column_response.value;
-      best_predictor = solution.predictor;
-    }
-    if (smoothing.lower_bound() > best_lower) {
-      best_lower = smoothing.lower_bound();
-      best_predictor = smoothing.center();
-    }
     if (row_response.value < best_upper) {
       best_upper = row_response.value;
       best_adversary = solution.adversary;
     }
     summary.value = equilibrium.value;
     summary.predictor_response_value = best_upper;
-    summary.adversary_response_value = best_lower;
-    summary.gap = best_upper - best_lower;
+    summary.adversary_response_value = smoothing.lower_bound();
+    summary.gap = best_upper - smoothing.lower_bound();
     if (summary.gap <= options.tolerance) {
       summary.status = DoubleOracleStatus::converged;
       break;
@@ -471,7 +463,7 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
         add_adversary_action(std::move(extra.action));
     }
   }
-  solution.predictor = std::move(best_predictor);
+  solution.predictor = smoothing.center();
   solution.adversary = std::move(best_adversary);
   summary.predictor_actions = generated_rows;
   summary.adversary_actions = generated_columns;
