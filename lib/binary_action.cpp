@@ -89,52 +89,71 @@ double sum_over(const BinaryAction& action, const std::vector<double>& psi) {
   return total;
 }
 
+// Partition refinement without copying: each refinement of a group by an action is a node
+// holding only the term it adds (size, probability) and its parent, so one action costs
+// O(|action|) and the term lists are built once, for the final groups, by walking the chains.
+// Weights of equal sizes are summed in action order, terms ordered by first appearance.
 MembershipGroups group_by_membership(const MixedStrategy<BinaryAction>& strategy, std::size_t n) {
+  struct Node {
+    std::uint32_t parent;
+    std::uint32_t size;
+    double weight;
+  };
+  constexpr std::uint32_t none = ~0u;
+  std::vector<Node> nodes{{none, 0, 0.0}};       // node 0: items in no support action
+  std::vector<std::uint32_t> node_of_item(n, 0);
+  std::vector<std::uint32_t> refined_at_action;  // per node: last action that refined it
+  std::vector<std::uint32_t> refined_to;         // per node: its child for that action
   MembershipGroups groups;
-  groups.group_of_item.assign(n, 0);
-  groups.terms.emplace_back();  // group 0: items in no support action
-  std::vector<std::uint32_t> refined;  // old group -> its refinement by the current action
-  constexpr std::uint32_t unset = ~0u;
   for (std::size_t j = 0; j < strategy.size(); ++j) {
     const BinaryAction& action = strategy.actions[j];
-    const double probability = strategy.probabilities[j];
     if (action.empty()) {
-      groups.empty_action_probability += probability;
+      groups.empty_action_probability += strategy.probabilities[j];
       continue;
     }
-    const double size = static_cast<double>(action.size());
-    refined.assign(groups.terms.size(), unset);
+    const auto stamp = static_cast<std::uint32_t>(j);
     for (auto i : action) {
-      std::uint32_t& target = refined[groups.group_of_item[i]];
-      if (target == unset) {
-        target = static_cast<std::uint32_t>(groups.terms.size());
-        auto terms = groups.terms[groups.group_of_item[i]];
-        auto same_size = std::find_if(terms.begin(), terms.end(),
-                                      [&](const auto& t) { return t.size == size; });
-        if (same_size != terms.end()) {
-          same_size->weight += probability;
-        } else {
-          terms.push_back({size, probability});
-        }
-        groups.terms.push_back(std::move(terms));
+      const std::uint32_t node = node_of_item[i];
+      if (node >= refined_at_action.size()) {
+        refined_at_action.resize(nodes.size(), none);
+        refined_to.resize(nodes.size());
       }
-      groups.group_of_item[i] = target;
+      if (refined_at_action[node] != stamp) {
+        refined_at_action[node] = stamp;
+        refined_to[node] = static_cast<std::uint32_t>(nodes.size());
+        nodes.push_back({node, static_cast<std::uint32_t>(action.size()), strategy.probabilities[j]});
+      }
+      node_of_item[i] = refined_to[node];
     }
   }
-  // Drop groups whose items all moved on, renumbering in order of first use.
-  std::vector<std::uint32_t> renumber(groups.terms.size(), unset);
-  std::vector<std::vector<MembershipGroups::Term>> kept_terms;
+  // Final groups in order of first item; terms from the root down each chain.
+  std::vector<std::uint32_t> group_of_node(nodes.size(), none);
+  std::vector<std::uint32_t> chain;
+  std::vector<std::uint32_t> term_of_size(n + 1, none);
+  groups.group_of_item.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    std::uint32_t& id = renumber[groups.group_of_item[i]];
-    if (id == unset) {
-      id = static_cast<std::uint32_t>(kept_terms.size());
-      kept_terms.push_back(std::move(groups.terms[groups.group_of_item[i]]));
+    std::uint32_t& id = group_of_node[node_of_item[i]];
+    if (id == none) {
+      id = static_cast<std::uint32_t>(groups.terms.size());
+      chain.clear();
+      for (auto node = node_of_item[i]; node != 0; node = nodes[node].parent) chain.push_back(node);
+      std::vector<MembershipGroups::Term> terms;
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+        const Node& step = nodes[*it];
+        if (term_of_size[step.size] == none) {
+          term_of_size[step.size] = static_cast<std::uint32_t>(terms.size());
+          terms.push_back({static_cast<double>(step.size), step.weight});
+        } else {
+          terms[term_of_size[step.size]].weight += step.weight;
+        }
+      }
+      for (const auto& term : terms) term_of_size[static_cast<std::size_t>(term.size)] = none;
+      groups.terms.push_back(std::move(terms));
       groups.items.emplace_back();
     }
     groups.group_of_item[i] = id;
     groups.items[id].push_back(static_cast<std::uint32_t>(i));
   }
-  groups.terms = std::move(kept_terms);
   return groups;
 }
 

@@ -2,6 +2,10 @@
 // of thesis §4.2 and Table IV, and exact game values (digest §8 items 4, 5, 12, 13).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <numeric>
+#include <random>
+
 #include "lib/double_oracle.hpp"
 #include "lib/metrics/f1.hpp"
 #include "tests/brute_force.hpp"
@@ -87,6 +91,60 @@ TEST_CASE("F1 best responses equal brute force over all 2^n actions", "[f1]") {
       CHECK(adversary_value_of(game, adv.action, opponent) == Approx(adv.value).margin(1e-12));
     }
   }
+}
+
+TEST_CASE("Membership groups: items with equal support membership, terms summed per size", "[f1]") {
+  std::mt19937 rng(20261122);
+  const std::size_t n = 40;
+  MixedStrategy<BinaryAction> mixed;
+  for (int j = 0; j < 30; ++j) {  // sizes from {0, 3, 5, 8}: equal sizes merge into one term
+    const std::size_t size = std::vector<std::size_t>{0, 3, 5, 8}[static_cast<std::size_t>(j % 4)];
+    std::vector<std::uint32_t> items(n);
+    std::iota(items.begin(), items.end(), 0u);
+    std::shuffle(items.begin(), items.end(), rng);
+    BinaryAction action(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(size));
+    std::sort(action.begin(), action.end());
+    mixed.actions.push_back(action);
+    mixed.probabilities.push_back(1.0 + j);
+  }
+  const MembershipGroups groups = group_by_membership(mixed, n);
+  // Naive: an item's pattern is the list of actions containing it.
+  std::vector<std::vector<int>> pattern(n);
+  for (std::size_t j = 0; j < mixed.size(); ++j)
+    for (auto i : mixed.actions[j]) pattern[i].push_back(static_cast<int>(j));
+  double empty = 0.0;
+  for (std::size_t j = 0; j < mixed.size(); ++j)
+    if (mixed.actions[j].empty()) empty += mixed.probabilities[j];
+  CHECK(groups.empty_action_probability == empty);
+  std::uint32_t next_group = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    INFO("item " << i);
+    // Groups are numbered in order of their first item.
+    if (groups.group_of_item[i] == next_group) ++next_group;
+    CHECK(groups.group_of_item[i] < next_group);
+    for (std::size_t other = 0; other < n; ++other)
+      CHECK((groups.group_of_item[i] == groups.group_of_item[other]) == (pattern[i] == pattern[other]));
+    // Terms: one per size, in order of first appearance, weights summed in action order.
+    std::vector<MembershipGroups::Term> expected;
+    for (int j : pattern[i]) {
+      const double size = static_cast<double>(mixed.actions[static_cast<std::size_t>(j)].size());
+      auto same = std::find_if(expected.begin(), expected.end(), [&](auto& t) { return t.size == size; });
+      if (same == expected.end()) {
+        expected.push_back({size, mixed.probabilities[static_cast<std::size_t>(j)]});
+      } else {
+        same->weight += mixed.probabilities[static_cast<std::size_t>(j)];
+      }
+    }
+    const auto& terms = groups.terms[groups.group_of_item[i]];
+    REQUIRE(terms.size() == expected.size());
+    for (std::size_t t = 0; t < terms.size(); ++t) {
+      CHECK(terms[t].size == expected[t].size);
+      CHECK(terms[t].weight == expected[t].weight);
+    }
+    const auto& items = groups.items[groups.group_of_item[i]];
+    CHECK(std::find(items.begin(), items.end(), static_cast<std::uint32_t>(i)) != items.end());
+  }
+  CHECK(groups.group_count() == next_group);
 }
 
 TEST_CASE("F1 best response of the predictor does not depend on psi (Eq. 3.11a)", "[f1]") {
