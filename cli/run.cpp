@@ -36,6 +36,11 @@ Action add_run(CLI::App& app) {
   command->add_option("--cache", s->options.cache_directory,
                       "Cell cache directory (default: <results>/.cache)");
   command->add_flag("--quiet", s->quiet, "No progress lines");
+  command->add_option("--heartbeat", s->options.heartbeat_seconds,
+                      "While cells run, list them with their running times after this many seconds "
+                      "without a progress line (0 = never)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   return [s] {
     s->options.progress = !s->quiet;
     for (const auto& spec : s->specs) {

@@ -1,6 +1,6 @@
 // Experiment harness (lib/harness/*): spec validation, overrides, reproducible splits, and the
 // cell cache (a rerun is served from the cache with identical tables; a lost cell is recomputed;
-// a run killed mid-way leaves no tables and resumes to the same tables).
+// a run killed mid-way leaves no tables and resumes to the same tables), and the progress lines.
 #include <catch2/catch.hpp>
 
 #include <signal.h>
@@ -14,6 +14,7 @@
 
 #include "lib/error.hpp"
 #include "lib/harness/experiment.hpp"
+#include "lib/harness/progress.hpp"
 #include "lib/io.hpp"
 #include "tests/temp_dir.hpp"
 
@@ -33,6 +34,15 @@ nlohmann::json small_spec() {
     "published": {"LR": {"OPT": 0.9}},
     "tolerance": 0.2
   })");
+}
+
+// Everything written to a temporary stream so far.
+std::string contents(std::FILE* f) {
+  std::fflush(f);
+  std::rewind(f);
+  std::string text;
+  for (int c = std::fgetc(f); c != EOF; c = std::fgetc(f)) text += static_cast<char>(c);
+  return text;
 }
 
 std::string write_spec(const TempDir& dir, const nlohmann::json& spec) {
@@ -270,4 +280,58 @@ TEST_CASE("A run killed mid-way leaves no tables and resumes to the same tables"
     return kept;
   };
   CHECK(rows(resumed.result_files[2]) == rows(uninterrupted.result_files[2]));
+}
+
+TEST_CASE("Progress: one line per finished cell, counted per phase; nothing when disabled", "[harness]") {
+  std::FILE* out = std::tmpfile();
+  REQUIRE(out != nullptr);
+  {
+    CellProgress progress("spec", true, 0, out);
+    progress.start_phase(2);
+    const long a = progress.begin("A");
+    const long b = progress.begin("B");
+    progress.finish(b, "B  validation 0.5", false);
+    progress.finish(a, "A  validation 0.25", true);
+    progress.start_phase(1);
+    progress.finish(progress.begin("A test"), "A  test 0.75", false);
+  }
+  CHECK(contents(out) ==
+        "[spec]    1/2    B  validation 0.5\n"
+        "[spec]    2/2    A  validation 0.25  (cached)\n"
+        "[spec]    1/1    A  test 0.75\n");
+  std::fclose(out);
+
+  std::FILE* quiet = std::tmpfile();
+  REQUIRE(quiet != nullptr);
+  {
+    CellProgress progress("spec", false, 0.01, quiet);
+    progress.start_phase(1);
+    const long a = progress.begin("A");
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    progress.finish(a, "A", false);
+  }
+  CHECK(contents(quiet).empty());
+  std::fclose(quiet);
+}
+
+TEST_CASE("Progress: a heartbeat lists the running cells when no line was printed for a while", "[harness]") {
+  std::FILE* out = std::tmpfile();
+  REQUIRE(out != nullptr);
+  {
+    CellProgress progress("spec", true, 0.05, out);
+    progress.start_phase(3);
+    progress.finish(progress.begin("quick"), "quick  validation 1", false);
+    const long slow = progress.begin("ADULT     MPG   lambda=0.5");
+    const long slower = progress.begin("OPT  MPG lambda=2");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    progress.finish(slow, "ADULT  MPG  lambda=0.5  validation 0.6", false);
+    progress.finish(slower, "OPT  MPG  lambda=2  validation 0.9", false);
+  }
+  const std::string text = contents(out);
+  std::fclose(out);
+  // Padding squeezed, cells in start order, times in minutes and seconds; counts unchanged.
+  CHECK(text.find("[spec]    1/3    running: ADULT MPG lambda=0.5 (0m00s), OPT MPG lambda=2 (0m00s)\n") !=
+        std::string::npos);
+  CHECK_THAT(text, Catch::Matchers::EndsWith("[spec]    2/3    ADULT  MPG  lambda=0.5  validation 0.6\n"
+                                             "[spec]    3/3    OPT  MPG  lambda=2  validation 0.9\n"));
 }

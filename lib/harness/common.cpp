@@ -1,9 +1,11 @@
 // Shared harness pieces (lib/harness/common.hpp).
 #include "lib/harness/common.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "lib/error.hpp"
 #include "lib/io.hpp"
@@ -15,6 +17,11 @@ using nlohmann::json;
 
 double seconds_since(clock_type::time_point t) {
   return std::chrono::duration<double>(clock_type::now() - t).count();
+}
+
+std::size_t cell_threads(const RunOptions& options) {
+  const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
+  return static_cast<std::size_t>(std::max(1, threads));
 }
 
 std::string source_revision() {

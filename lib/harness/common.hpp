@@ -65,6 +65,9 @@ class CellCache {
   std::string directory_;
 };
 
+// Cells run in parallel: options.threads, or every core when 0.
+std::size_t cell_threads(const RunOptions& options);
+
 // <results>/ and <cache>/<spec name> for the options.
 std::string results_directory(const RunOptions& options);
 std::string cache_directory(const RunOptions& options, const std::string& spec_name);

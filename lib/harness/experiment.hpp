@@ -56,6 +56,7 @@ struct RunOptions {
   std::string results_directory;    // default <source dir>/results
   std::string cache_directory;      // default <results>/.cache
   bool progress = true;             // one line per finished cell on stderr
+  double heartbeat_seconds = 300;   // and the running cells after this long without a line (0 = never)
 };
 
 struct RunSummary {

@@ -16,11 +16,11 @@
 #include <iostream>
 #include <map>
 #include <mutex>
-#include <thread>
 
 #include "baselines/rankers.hpp"
 #include "lib/error.hpp"
 #include "lib/harness/common.hpp"
+#include "lib/harness/progress.hpp"
 #include "lib/io.hpp"
 #include "lib/letor.hpp"
 #include "lib/ranking_mpg.hpp"
@@ -317,7 +317,6 @@ class RankingExperiment {
   std::vector<int> folds_;
   CellCache cache_{""};
   std::vector<std::unique_ptr<Dataset>> datasets_;
-  mutable std::mutex print_mutex_;
 };
 
 OptimizerOptions optimizer_for(const json& m, int default_iterations) {
@@ -534,27 +533,25 @@ RunSummary RankingExperiment::run() {
   RunSummary summary;
   summary.name = name_;
   summary.cells = static_cast<int>(cells.size());
-  const int threads = options_.threads > 0 ? options_.threads : static_cast<int>(std::thread::hardware_concurrency());
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(std::max(1, threads)));
-  std::atomic<int> done{0}, from_cache{0};
-  auto report = [&](const std::string& what, bool cached, std::size_t total) {
-    if (!options_.progress) return;
-    const std::lock_guard<std::mutex> lock(print_mutex_);
-    fmt::print(stderr, "[{}] {:>4d}/{:<4d} {}{}\n", name_, ++done, total, what, cached ? "  (cached)" : "");
-  };
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, cell_threads(options_));
+  std::atomic<int> from_cache{0};
+  CellProgress progress(name_, options_.progress, options_.heartbeat_seconds);
   auto describe = [](const Cell& c) {
     const std::string grid = grid_key(c.method_spec["kind"].get<std::string>());
     return fmt::format("{:<8} fold {} {:<13} {}", c.dataset->label, c.fold, c.method,
                        grid.empty() ? std::string() : fmt::format("{}={}", grid, c.parameter));
   };
   std::vector<json> validation(cells.size());
+  progress.start_phase(static_cast<int>(cells.size()));
   tbb::parallel_for(std::size_t{0}, cells.size(), [&](std::size_t i) {
+    const long token = progress.begin(describe(cells[i]));
     auto [result, cached] = cache_.get_or_compute(cell_key(cells[i], "validation"), [&] { return run_validation_cell(cells[i]); });
     from_cache += cached;
-    report(describe(cells[i]) + fmt::format("  validation {} {:.4f}  ({:.1f} s)", selection_,
-                                            selection_score(from_json(result["validation"]), selection_),
-                                            result.value("train_seconds", 0.0) + result.value("validation_seconds", 0.0)),
-           cached, cells.size());
+    progress.finish(token,
+                    describe(cells[i]) + fmt::format("  validation {} {:.4f}  ({:.1f} s)", selection_,
+                                                     selection_score(from_json(result["validation"]), selection_),
+                                                     result.value("train_seconds", 0.0) + result.value("validation_seconds", 0.0)),
+                    cached);
     validation[i] = std::move(result);
   });
   // Selection per (data set, fold, method): best validation score, first in grid order.
@@ -569,13 +566,14 @@ RunSummary RankingExperiment::run() {
   std::vector<std::pair<std::string, std::size_t>> chosen(selected.begin(), selected.end());
   std::map<std::string, json> tests;
   std::mutex tests_mutex;
-  done = 0;
+  progress.start_phase(static_cast<int>(chosen.size()));
   tbb::parallel_for(std::size_t{0}, chosen.size(), [&](std::size_t j) {
     const Cell& c = cells[chosen[j].second];
+    const long token = progress.begin(describe(c) + "  test");
     auto [result, cached] = cache_.get_or_compute(cell_key(c, "test"), [&] { return run_test_cell(c, validation[chosen[j].second]); });
     from_cache += cached;
-    report(describe(c) + fmt::format("  test mean NDCG {:.4f}", result["test"]["mean_ndcg"].get<double>()), cached,
-           chosen.size());
+    progress.finish(token, describe(c) + fmt::format("  test mean NDCG {:.4f}", result["test"]["mean_ndcg"].get<double>()),
+                    cached);
     const std::lock_guard<std::mutex> lock(tests_mutex);
     tests[chosen[j].first] = {{"cell", chosen[j].second}, {"result", result}};
   });

@@ -7,6 +7,7 @@
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -21,6 +22,7 @@
 #include "lib/precision_at_k_trainer.hpp"
 #include "lib/error.hpp"
 #include "lib/harness/common.hpp"
+#include "lib/harness/progress.hpp"
 #include "lib/io.hpp"
 #include "lib/metrics/f1.hpp"
 #include "lib/metrics/precision_at_k.hpp"
@@ -111,7 +113,6 @@ class Experiment {
   double k_fraction_ = 0.5;
   double tolerance_ = 0.01;
   std::vector<std::unique_ptr<Dataset>> datasets_;
-  mutable std::mutex print_mutex_;
 };
 
 void Experiment::load_data() {
@@ -363,21 +364,16 @@ RunSummary Experiment::run() {
   summary.name = name_;
   summary.cells = static_cast<int>(cells.size());
   std::vector<json> validation(cells.size());
-  std::atomic<int> done{0};
   std::atomic<int> from_cache{0};
-  const int threads = options_.threads > 0 ? options_.threads : static_cast<int>(std::thread::hardware_concurrency());
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(std::max(1, threads)));
-  auto report = [&](const std::string& what, bool was_cached, int total) {
-    if (!options_.progress) return;
-    const std::lock_guard<std::mutex> lock(print_mutex_);
-    fmt::print(stderr, "[{}] {:>4d}/{:<4d} {}{}\n", name_, ++done, total, what,
-               was_cached ? "  (cached)" : "");
-  };
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, cell_threads(options_));
+  CellProgress progress(name_, options_.progress, options_.heartbeat_seconds);
   auto describe = [](const Cell& c) {
     return fmt::format("{:<22} {:<6} {}={}", c.task.name(), c.method, c.parameter_name, c.parameter);
   };
+  progress.start_phase(static_cast<int>(cells.size()));
   tbb::parallel_for(std::size_t{0}, cells.size(), [&](std::size_t i) {
     const Cell& cell = cells[i];
+    const long token = progress.begin(describe(cell));
     auto [result, was_cached] = cache_.get_or_compute(cell_key(cell, "validation"), [&] { return run_validation_cell(cell); });
     from_cache += was_cached;
     std::string what = describe(cell);
@@ -386,7 +382,7 @@ RunSummary Experiment::run() {
                           result.value("train_seconds", 0.0) + result.value("validation_seconds", 0.0));
     else
       what += "  not implemented";
-    report(what, was_cached, static_cast<int>(cells.size()));
+    progress.finish(token, what, was_cached);
     validation[i] = std::move(result);
   });
 
@@ -404,13 +400,14 @@ RunSummary Experiment::run() {
   for (const auto& [key, i] : selected) chosen.push_back(i);
   std::map<std::string, json> tests;
   std::mutex tests_mutex;
-  done = 0;
+  progress.start_phase(static_cast<int>(chosen.size()));
   tbb::parallel_for(std::size_t{0}, chosen.size(), [&](std::size_t j) {
     const Cell& cell = cells[chosen[j]];
+    const long token = progress.begin(describe(cell) + "  test");
     auto [result, was_cached] = cache_.get_or_compute(cell_key(cell, "test"), [&] { return run_test_cell(cell, validation[chosen[j]]); });
     from_cache += was_cached;
-    report(describe(cell) + fmt::format("  test {} {:.4f}", metric_, result["test_score"].get<double>()),
-           was_cached, static_cast<int>(chosen.size()));
+    progress.finish(token, describe(cell) + fmt::format("  test {} {:.4f}", metric_, result["test_score"].get<double>()),
+                    was_cached);
     const std::lock_guard<std::mutex> lock(tests_mutex);
     tests[cell.task.name() + "\n" + cell.method] = {{"cell", chosen[j]}, {"result", result}};
   });

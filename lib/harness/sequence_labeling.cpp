@@ -21,13 +21,13 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <thread>
 #include <tuple>
 
 #include "baselines/crf.hpp"
 #include "lib/conll.hpp"
 #include "lib/error.hpp"
 #include "lib/harness/common.hpp"
+#include "lib/harness/progress.hpp"
 #include "lib/io.hpp"
 #include "lib/linear_chain_mpg.hpp"
 #include "lib/sha256.hpp"
@@ -487,10 +487,9 @@ RunSummary SequenceExperiment::run_f1() {
   summary.name = name_;
   summary.cells = static_cast<int>(cells.size());
   std::vector<json> results(cells.size());
-  std::atomic<int> done{0}, cached{0};
-  std::mutex print_mutex;
-  const int threads = options_.threads > 0 ? options_.threads : static_cast<int>(std::thread::hardware_concurrency());
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(std::max(1, threads)));
+  std::atomic<int> cached{0};
+  CellProgress progress(name_, options_.progress, options_.heartbeat_seconds);
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, cell_threads(options_));
   // Smaller subsets first (an interrupted full run leaves whole subsets in the cache), the long
   // MPG cells first within a subset.
   std::vector<std::size_t> order(cells.size());
@@ -499,22 +498,22 @@ RunSummary SequenceExperiment::run_f1() {
     if (cells[a].subset->size != cells[b].subset->size) return cells[a].subset->size < cells[b].subset->size;
     return cells[a].kind == "mpg" && cells[b].kind != "mpg";
   });
+  progress.start_phase(static_cast<int>(cells.size()));
   tbb::parallel_for(std::size_t{0}, order.size(), [&](std::size_t j) {
     const std::size_t i = order[j];
+    const long token = progress.begin(describe(cells[i]));
     auto [result, was_cached] = cache_.get_or_compute(key_of(cells[i]), [&] { return run_cell(cells[i], classes); });
     cached += was_cached;
-    if (options_.progress) {
-      std::string scores;
-      const std::vector<int> shown = cells[i].kind == "mpg" ? std::vector<int>{cells[i].target} : classes;
-      for (int c : shown) {
-        const std::string name = conll_label_names()[static_cast<std::size_t>(c)];
-        scores += fmt::format(" {} {:.3f}", name, result["validation"][name]["token"].get<double>());
-      }
-      const std::lock_guard<std::mutex> lock(print_mutex);
-      fmt::print(stderr, "[{}] {:>4d}/{:<4d} {}  validation token F1{}  ({:.1f} s){}\n", name_, ++done,
-                 static_cast<int>(cells.size()), describe(cells[i]), scores, result["seconds"].get<double>(),
-                 was_cached ? "  (cached)" : "");
+    std::string scores;
+    const std::vector<int> shown = cells[i].kind == "mpg" ? std::vector<int>{cells[i].target} : classes;
+    for (int c : shown) {
+      const std::string name = conll_label_names()[static_cast<std::size_t>(c)];
+      scores += fmt::format(" {} {:.3f}", name, result["validation"][name]["token"].get<double>());
     }
+    progress.finish(token,
+                    fmt::format("{}  validation token F1{}  ({:.1f} s)", describe(cells[i]), scores,
+                                result["seconds"].get<double>()),
+                    was_cached);
     results[i] = std::move(result);
   });
   summary.cached_cells = cached;
