@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "lib/error.hpp"
-#include "lib/simplex_qp.hpp"
+#include "baselines/simplex_qp_active_set.hpp"
 
 namespace mpg {
 namespace {
@@ -61,9 +61,13 @@ std::vector<double> prefix_sums(const Eigen::VectorXd& scores,
   return prefix;
 }
 
-// Working-set QP: KKT tolerance relative to epsilon, and a cap on pairwise steps per solve.
+// Working-set QP (solved exactly by the active-set method): KKT tolerance relative to epsilon,
+// and a cap on active-set iterations per solve.
 constexpr double kQpTolerance = 1e-3;
 constexpr int kQpIterations = 20000;
+
+// SVM^perf measures the loss in percent: its slack weight is 100 C for Delta in [0, 1].
+constexpr double kSlackWeightPerC = 100.0;
 
 }  // namespace
 
@@ -163,36 +167,41 @@ StructuredSvmModel train_structured_svm(const SparseRowMatrix& features,
   Eigen::VectorXd signs(static_cast<Eigen::Index>(n));
   for (std::size_t i = 0; i < n; ++i) signs[static_cast<Eigen::Index>(i)] = labels[i] == 1 ? 1.0 : -1.0;
 
+  // SVM^perf's scaling (header): Psi(ybar) = psi_scale sum_i ybar_i x_i, slack weight W = 100 C.
+  const double psi_scale = 0.5 / static_cast<double>(n);
+  const double W = kSlackWeightPerC * C;
   // Working set: constraint c is w . g_c >= l_c - xi with g_c = Psi(y) - Psi(ybar_c) and
-  // l_c = Delta(ybar_c, y); c = 0 is g = 0, l = 0 (xi >= 0). With Gram matrix G and alpha = C beta,
-  // the dual  max_{alpha >= 0, sum alpha = C} alpha . l - 1/2 ||sum_c alpha_c g_c||^2  is
-  //     C * min_{beta in simplex} 1/2 beta^T (C G) beta - l . beta   (times -1),
-  // and w = C sum_c beta_c g_c.
+  // l_c = Delta(ybar_c, y); c = 0 is g = 0, l = 0 (xi >= 0). With Gram matrix G and alpha = W beta,
+  // the dual  max_{alpha >= 0, sum alpha = W} alpha . l - 1/2 ||sum_c alpha_c g_c||^2  is
+  //     W * min_{beta in simplex} 1/2 beta^T (W G) beta - l . beta   (times -1),
+  // and w = W sum_c beta_c g_c.
   const Eigen::Index dim = features.cols();
   std::vector<Eigen::VectorXd> cuts{Eigen::VectorXd::Zero(dim)};
   std::vector<double> losses{0.0};
-  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(1, 1);
+  // Gram matrix G of the cuts in the top-left corner of a buffer whose capacity doubles.
+  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(64, 64);
   Eigen::VectorXd beta = Eigen::VectorXd::Ones(1);
   Eigen::VectorXd w = Eigen::VectorXd::Zero(dim);
   double dual = 0.0;
   bool qp_converged = true;
+  double qp_violation = 0.0;
   long qp_iterations = 0;
 
   StructuredSvmSummary result;
   for (;;) {
-    const Eigen::VectorXd scores = features * w;
+    const Eigen::VectorXd scores = psi_scale * (features * w);  // w . Psi(e_i) per example
     const LossAugmentedLabelling worst = most_violated_labelling(scores, labels, loss, options.k);
     // xi(w) = max(0, max_ybar Delta(ybar, y) - w . (Psi(y) - Psi(ybar))).
     const double slack = std::max(0.0, worst.value - signs.dot(scores));
     double working_slack = 0.0;
     for (std::size_t c = 0; c < cuts.size(); ++c)
       working_slack = std::max(working_slack, losses[c] - w.dot(cuts[c]));
-    result.objective = 0.5 * w.squaredNorm() + C * slack;
+    result.objective = 0.5 * w.squaredNorm() + W * slack;
     result.dual_objective = dual;
     result.slack = slack;
-    // Stop when the duality gap certifies the objective within C epsilon of the optimum. When w
+    // Stop when the duality gap certifies the objective within W epsilon of the optimum. When w
     // solves the working-set QP, this is Joachims 2005's test xi(w) <= working-set xi + epsilon.
-    if (result.objective - dual <= C * options.epsilon) {
+    if (result.objective - dual <= W * options.epsilon) {
       result.converged = true;
       break;
     }
@@ -206,10 +215,10 @@ StructuredSvmModel train_structured_svm(const SparseRowMatrix& features,
       Eigen::VectorXd coefficients(static_cast<Eigen::Index>(n));
       for (std::size_t i = 0; i < n; ++i)
         coefficients[static_cast<Eigen::Index>(i)] = 2.0 * (labels[i] - worst.labels[i]);
-      cuts.push_back(features.transpose() * coefficients);
+      cuts.push_back(psi_scale * (features.transpose() * coefficients));
       losses.push_back(worst.loss);
       const auto size = static_cast<Eigen::Index>(cuts.size());
-      gram.conservativeResize(size, size);
+      if (size > gram.rows()) gram.conservativeResize(2 * gram.rows(), 2 * gram.cols());
       for (Eigen::Index c = 0; c < size; ++c) {
         const double product = cuts.back().dot(cuts[static_cast<std::size_t>(c)]);
         gram(size - 1, c) = product;
@@ -221,26 +230,29 @@ StructuredSvmModel train_structured_svm(const SparseRowMatrix& features,
     const auto m = static_cast<Eigen::Index>(cuts.size());
 
     // The QP's KKT violation is in units of xi (its gradient is w . g_c - l_c), so the restricted
-    // duality gap is at most C times the tolerance.
-    const Eigen::MatrixXd H = C * gram;
+    // duality gap is at most W times the tolerance. It is solved as min 1/2 beta^T G beta -
+    // (l / W) . beta, the same minimizer with gradient and violation divided by W.
     const Eigen::VectorXd l = Eigen::Map<const Eigen::VectorXd>(losses.data(), m);
-    const SimplexQpSummary qp = solve_simplex_qp(H, -l, beta, kQpTolerance * options.epsilon,
-                                                 kQpIterations);
+    const SimplexQpSummary qp = solve_simplex_qp_active_set(gram.topLeftCorner(m, m), -l / W, beta,
+                                                            kQpTolerance * options.epsilon / W, kQpIterations);
+    qp_violation = W * qp.violation;
     qp_converged = qp.converged;
     qp_iterations += qp.iterations;
     w.setZero();
-    for (Eigen::Index c = 0; c < m; ++c) w += (C * beta[c]) * cuts[static_cast<std::size_t>(c)];
-    dual = C * beta.dot(l) - 0.5 * w.squaredNorm();
+    for (Eigen::Index c = 0; c < m; ++c) w += (W * beta[c]) * cuts[static_cast<std::size_t>(c)];
+    dual = W * beta.dot(l) - 0.5 * w.squaredNorm();
   }
   result.constraints = static_cast<int>(cuts.size());
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   result.message = fmt::format(
-      "{} after {} iteration(s): objective {:.9g}, dual {:.9g}, slack {:.3g}, {} constraints, {} QP "
-      "steps{}",
+      "{} after {} iteration(s): objective {:.9g}, dual {:.9g}, slack {:.3g}, {} constraints, {} active-set QP "
+      "iterations{}",
       result.converged ? "converged" : "iteration cap reached, not converged", result.iterations,
       result.objective, result.dual_objective, result.slack, result.constraints, qp_iterations,
-      result.converged || qp_converged ? "" : "; the last working-set QP stopped at its step cap");
+      result.converged || qp_converged
+          ? ""
+          : fmt::format("; the last working-set QP stopped unsolved (KKT violation {:.3g})", qp_violation));
   if (summary) *summary = result;
   StructuredSvmModel model;
   model.weights = std::move(w);

@@ -1,13 +1,18 @@
 // Linear multivariate structured SVM (SVM^perf; Joachims 2005, "A support vector method for
 // multivariate performance measures", ICML), the SSVM / SSVM' baselines of thesis Tables VIII
 // and XI. The whole training set is one structured example with labelling y in {-1, +1}^n:
-//     Psi(ybar) = sum_i ybar_i x_i                       (x_i includes the bias feature, last)
-//     min_w 1/2 ||w||^2 + C xi
+//     Psi(ybar) = 1/(2n) sum_i ybar_i x_i                (x_i includes the bias feature, last)
+//     min_w 1/2 ||w||^2 + 100 C xi
 //     s.t.  w . (Psi(y) - Psi(ybar)) >= Delta(ybar, y) - xi   for every labelling ybar,
+// which is the problem of `svm_perf_learn -c C` exactly (the same w and objective): SVM^perf
+// scales the labels to +-50/n and measures Delta in percent, so its C means the same here and
+// the spec's C grid is in SVM^perf's units. (Joachims 2005 writes Psi as the plain sum; that is
+// this problem with C multiplied by (2n)^2 / 100, millions for our files, i.e. a hard margin.)
 // with Delta = 1 - F1 (loss "f1") or Delta = 1 - P@k over the labellings with exactly k
 // positives (loss "precision_at_k"). Trained by the 1-slack cutting-plane algorithm (Joachims
 // 2005, Alg. 2): the most violated constraint is found by exact loss-augmented inference over
-// contingency tables and added to a working set whose dual, a QP over the simplex, is re-solved.
+// contingency tables and added to a working set whose dual, a QP over the simplex, is re-solved
+// exactly (baselines/simplex_qp_active_set.hpp).
 // Prediction: sign(w . x_i) (SSVM) or the top k of w . x_i (SSVM', thesis §5.3); the rules are
 // predict_threshold / predict_top_k of baselines/logistic_regression.hpp.
 #pragma once
@@ -28,12 +33,13 @@ enum class StructuredSvmLoss { f1, precision_at_k };
 StructuredSvmLoss parse_structured_svm_loss(const std::string& name);
 
 struct StructuredSvmOptions {
-  double C = 1.0;           // > 0, weight of the slack xi
+  double C = 1.0;           // > 0, SVM^perf's C: the slack xi has weight 100 C
   std::string loss = "f1";  // "f1" | "precision_at_k"
   std::size_t k = 0;        // precision_at_k only: 1 <= k <= n
-  // Stop when primal - dual <= C epsilon (absolute epsilon in units of Delta): the returned
-  // objective is certified within C epsilon of the optimum. With the working-set QP solved, this
-  // is Joachims' test "no constraint violated by more than epsilon beyond the working set".
+  // Stop when primal - dual <= 100 C epsilon (epsilon in units of Delta in [0, 1]; 1e-3 is
+  // SVM^perf's default -e 0.1 in percent): the returned objective is certified within that of
+  // the optimum. With the working-set QP solved, this is Joachims' test "no constraint violated
+  // by more than epsilon beyond the working set".
   double epsilon = 1e-3;
   // Cutting-plane iterations (each adds the most violated constraint, or only continues the
   // working-set QP when that constraint is violated by <= epsilon / 2 beyond the working set);
