@@ -1,18 +1,27 @@
 // Experiment harness (lib/harness/*): spec validation, overrides, reproducible splits, and the
 // cell cache (a rerun is served from the cache with identical tables; a lost cell is recomputed;
-// a run killed mid-way leaves no tables and resumes to the same tables), and the progress lines.
+// a run killed mid-way leaves no tables and resumes to the same tables), the progress lines,
+// and the code revisions in the cache keys (source_revision, the source paths of each method kind).
 #include <catch2/catch.hpp>
 
+#include <fnmatch.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <thread>
 
 #include "lib/error.hpp"
+#include "lib/harness/common.hpp"
 #include "lib/harness/experiment.hpp"
 #include "lib/harness/progress.hpp"
 #include "lib/io.hpp"
@@ -334,4 +343,153 @@ TEST_CASE("Progress: a heartbeat lists the running cells when no line was printe
         std::string::npos);
   CHECK_THAT(text, Catch::Matchers::EndsWith("[spec]    2/3    ADULT  MPG  lambda=0.5  validation 0.6\n"
                                              "[spec]    3/3    OPT  MPG  lambda=2  validation 0.9\n"));
+}
+
+namespace {
+
+// Whether the git pathspec `path` covers `file` (both relative to the source directory): the
+// same file, a directory holding it, or a glob matching it (git's default pathspecs: * and ?
+// also match "/", hence fnmatch without FNM_PATHNAME).
+bool covered_by(const std::string& file, const std::string& path) {
+  if (file == path || file.rfind(path + "/", 0) == 0) return true;
+  return path.find_first_of("*?[") != std::string::npos && fnmatch(path.c_str(), file.c_str(), 0) == 0;
+}
+
+// The project files reached from `entries` by `#include "..."` lines, transitively; a reached
+// X.hpp also brings X.cpp when it exists. The includes of lib/harness/runner.cpp in `skipped`
+// are not followed (they are the code of other method kinds).
+std::set<std::string> reached_files(std::vector<std::string> pending, const std::set<std::string>& skipped) {
+  const fs::path root = MPG_SOURCE_DIR;
+  const std::regex include_line(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  std::set<std::string> reached;
+  while (!pending.empty()) {
+    const std::string file = pending.back();
+    pending.pop_back();
+    if (!reached.insert(file).second) continue;
+    INFO("reached " << file);
+    REQUIRE(fs::exists(root / file));
+    if (file.ends_with(".hpp")) {
+      const std::string source = file.substr(0, file.size() - 4) + ".cpp";
+      if (fs::exists(root / source)) pending.push_back(source);
+    }
+    std::istringstream lines(read_file((root / file).string()));
+    for (std::string line; std::getline(lines, line);) {
+      std::smatch match;
+      if (!std::regex_search(line, match, include_line)) continue;
+      if (file == "lib/harness/runner.cpp" && skipped.count(match[1].str())) continue;
+      pending.push_back(match[1].str());
+    }
+  }
+  return reached;
+}
+
+// Runs a shell command in `directory` (which may hold quotes); its exit status.
+int run_in(const fs::path& directory, const std::string& command) {
+  std::string quoted = "'";
+  for (const char c : directory.string()) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return std::system(("cd " + quoted + "' && (" + command + ") >/dev/null 2>&1").c_str());
+}
+
+}  // namespace
+
+TEST_CASE("Each binary method kind's source paths cover every file its code includes", "[harness]") {
+  // The includes of lib/harness/runner.cpp that only some kinds use; the others are everyone's.
+  const std::map<std::string, std::set<std::string>> runner_includes_of = {
+      {"lib/cutting_plane_trainer.hpp", {"mpg"}},
+      {"lib/precision_at_k_trainer.hpp", {"mpg"}},
+      {"baselines/logistic_regression.hpp", {"logistic_regression", "ssvm", "ssvm_top_k"}},
+      {"baselines/structured_svm.hpp", {"ssvm", "ssvm_top_k"}}};
+  // Every kind: `mpg run` and the binary harness (runner, loading and split, spec); and its own code.
+  const std::vector<std::string> harness = {"cli/main.cpp", "cli/run.cpp", "lib/harness/runner.cpp",
+                                            "lib/harness/data.cpp", "lib/harness/spec.cpp"};
+  const std::map<std::string, std::vector<std::string>> own_entries = {
+      {"mpg", {}},
+      {"logistic_regression", {"baselines/logistic_regression.cpp"}},
+      {"ssvm", {"baselines/structured_svm.cpp"}},
+      {"ssvm_top_k", {"baselines/structured_svm.cpp"}}};
+  for (const auto& [kind, own] : own_entries) {
+    INFO("method kind " << kind);
+    std::set<std::string> skipped;
+    for (const auto& [include, kinds] : runner_includes_of)
+      if (!kinds.count(kind)) skipped.insert(include);
+    std::vector<std::string> entries = harness;
+    entries.insert(entries.end(), own.begin(), own.end());
+    const std::vector<std::string>& paths = method_source_paths(kind);
+    const std::set<std::string> reached = reached_files(entries, skipped);
+    CHECK(reached.size() > entries.size());
+    for (const auto& file : reached) {
+      INFO(file << " is not covered by method_source_paths(\"" << kind << "\") (lib/harness/runner.cpp)");
+      CHECK(std::any_of(paths.begin(), paths.end(), [&](const std::string& path) { return covered_by(file, path); }));
+    }
+  }
+  // MPG cells do not depend on baselines/; the baselines' do not depend on the MPG trainers.
+  for (const auto& path : method_source_paths("mpg")) CHECK_FALSE(covered_by("baselines/structured_svm.cpp", path));
+  for (const char* kind : {"logistic_regression", "ssvm", "ssvm_top_k"})
+    for (const auto& path : method_source_paths(kind)) {
+      INFO(kind << ": " << path);
+      CHECK_FALSE(covered_by("lib/cutting_plane_trainer.cpp", path));
+      CHECK_FALSE(covered_by("lib/precision_at_k_trainer.cpp", path));
+    }
+  // The SSVM's solvers, present or future.
+  for (const char* file : {"baselines/simplex_qp_active_set.cpp", "baselines/simplex_qp_active_set.hpp",
+                           "baselines/active_set_qp.cpp"}) {
+    const auto& paths = method_source_paths("ssvm");
+    CHECK(std::any_of(paths.begin(), paths.end(), [&](const std::string& path) { return covered_by(file, path); }));
+  }
+  CHECK_THROWS_AS(method_source_paths("crf"), Error);
+}
+
+TEST_CASE("source_revision: the last commit of the given paths, -dirty with uncommitted changes", "[harness]") {
+  if (std::system("git --version >/dev/null 2>&1") != 0) {
+    WARN("skipped: no git");
+    return;
+  }
+  TempDir dir;
+  const fs::path repo = dir.path() / "source 'tree'";  // quoting of the directory too
+  fs::create_directories(repo / "lib");
+  fs::create_directories(repo / "baselines");
+  const std::string git = "git -c user.name=test -c user.email=test@example.com -c commit.gpgsign=false ";
+  auto commit = [&](const std::string& message) {
+    REQUIRE(run_in(repo, git + "add -A && " + git + "commit -q -m " + message) == 0);
+    const std::string file = dir.file("hash");
+    REQUIRE(run_in(repo, "git log -1 --format=%h > '" + file + "'") == 0);
+    std::string hash = read_file(file);
+    while (!hash.empty() && hash.back() == '\n') hash.pop_back();
+    return hash;
+  };
+  REQUIRE(run_in(repo, "git init -q") == 0);
+  std::ofstream(repo / "lib" / "game.cpp") << "1\n";
+  std::ofstream(repo / "lib" / "it's here.cpp") << "1\n";
+  std::ofstream(repo / "baselines" / "svm.cpp") << "1\n";
+  const std::string first = commit("first");
+  std::ofstream(repo / "baselines" / "svm.cpp") << "2\n";
+  const std::string second = commit("second");
+  std::ofstream(repo / "baselines" / "simplex_qp_new.cpp") << "1\n";
+  const std::string third = commit("third");
+  const std::string root = repo.string();
+
+  CHECK(source_revision({"lib"}, root) == first);
+  CHECK(source_revision({"lib/it's here.cpp"}, root) == first);
+  CHECK(source_revision({"lib", "baselines/svm.cpp"}, root) == second);
+  CHECK(source_revision({"lib", "baselines/not_yet.hpp"}, root) == first);  // a path no commit touched
+  CHECK(source_revision({"lib", "baselines/simplex_qp*"}, root) == third);   // git's glob
+  CHECK(source_revision({"baselines/active_set*"}, root) == "unknown");
+  CHECK(source_revision({"lib", "baselines"}, root) == third);
+  CHECK_THROWS_AS(source_revision({}, root), Error);
+
+  // An uncommitted change marks only the revisions of the paths that hold it; untracked files
+  // do not count.
+  std::ofstream(repo / "baselines" / "svm.cpp") << "3\n";
+  std::ofstream(repo / "lib" / "untracked.cpp") << "1\n";
+  CHECK(source_revision({"lib"}, root) == first);
+  CHECK(source_revision({"lib", "baselines/svm.cpp"}, root) == second + "-dirty");
+  CHECK(source_revision({"baselines/simplex_qp*"}, root) == third);
+
+  fs::create_directories(dir.path() / "plain");
+  CHECK(source_revision({"lib"}, (dir.path() / "plain").string()) == "unknown");
+
+  // This source tree: every kind has a revision, the default is all the code.
+  for (const char* kind : {"mpg", "logistic_regression", "ssvm", "ssvm_top_k"})
+    CHECK(!source_revision(method_source_paths(kind)).empty());
+  CHECK(source_revision() == source_revision({"lib", "baselines", "cli", "CMakeLists.txt"}));
 }

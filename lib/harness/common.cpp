@@ -24,22 +24,49 @@ std::size_t cell_threads(const RunOptions& options) {
   return static_cast<std::size_t>(std::max(1, threads));
 }
 
-std::string source_revision() {
-  auto run = [](const std::string& command) {
-    std::string out;
-    if (FILE* pipe = popen(command.c_str(), "r")) {
-      char buffer[256];
-      while (fgets(buffer, sizeof buffer, pipe)) out += buffer;
-      pclose(pipe);
-    }
-    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-    return out;
-  };
-  const std::string git = "git -C '" + std::string(MPG_SOURCE_DIR) + "' ";
-  const std::string paths = " -- lib baselines cli CMakeLists.txt 2>/dev/null";
-  std::string revision = run(git + "log -1 --format=%h" + paths);
+const std::vector<std::string>& all_code_paths() {
+  static const std::vector<std::string> paths = {"lib", "baselines", "cli", "CMakeLists.txt"};
+  return paths;
+}
+
+namespace {
+
+// `text` as one single-quoted shell word.
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// The standard output of a shell command, trailing newlines and spaces removed ("" if it fails).
+std::string command_output(const std::string& command) {
+  std::string out;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    char buffer[256];
+    while (fgets(buffer, sizeof buffer, pipe)) out += buffer;
+    pclose(pipe);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+std::string source_revision(const std::vector<std::string>& paths, const std::string& directory) {
+  if (paths.empty()) throw Error("source_revision: no paths");  // "git log --" alone means the whole tree
+  // Appended piecewise: GCC 12 warns (-Wrestrict, a false positive) on "literal" + string&&.
+  std::string git = "git -C ";
+  git += shell_quote(directory);
+  git += ' ';
+  std::string pathspecs = " --";
+  for (const auto& path : paths) {
+    pathspecs += ' ';
+    pathspecs += shell_quote(path);
+  }
+  pathspecs += " 2>/dev/null";
+  std::string revision = command_output(git + "log -1 --format=%h" + pathspecs);
   if (revision.empty()) return "unknown";
-  if (!run(git + "status --porcelain --untracked-files=no" + paths).empty()) revision += "-dirty";
+  if (!command_output(git + "status --porcelain --untracked-files=no" + pathspecs).empty()) revision += "-dirty";
   return revision;
 }
 

@@ -19,10 +19,20 @@ namespace mpg::harness {
 using clock_type = std::chrono::steady_clock;
 double seconds_since(clock_type::time_point t);
 
-// Revision of the code that computes results: the last commit touching lib/, baselines/,
-// cli/ or CMakeLists.txt, with "-dirty" if those have uncommitted changes. Commits of docs,
-// specs or results do not change it, so they do not invalidate cached cells.
-std::string source_revision();
+// All the code that computes results: lib/, baselines/, cli/ and CMakeLists.txt.
+const std::vector<std::string>& all_code_paths();
+
+// Revision of the code at `paths` (git pathspecs relative to `directory`, the source tree: a file,
+// a directory meaning everything under it, or a glob such as "baselines/simplex_qp*", whose *
+// also matches "/"; a path no commit touched is fine): the abbreviated hash of the last commit
+// touching them (git log -1 --format=%h -- <paths>), with "-dirty" if a tracked file among them
+// has uncommitted changes; "unknown" without git or when no commit touches them.
+// Commits of docs, specs or results do not change it, so they do not invalidate cached cells.
+// Ranking and sequence-labeling cells are keyed by the revision of all the code (the default);
+// a binary-table cell by that of its method's paths (method_source_paths), so changing a
+// baseline does not invalidate MPG cells.
+std::string source_revision(const std::vector<std::string>& paths = all_code_paths(),
+                            const std::string& directory = MPG_SOURCE_DIR);
 
 // Spec validation with messages "<spec file>: <dotted key>: <what>" (thrown as InputError).
 class SpecValidator {
@@ -81,6 +91,11 @@ std::vector<std::string> write_result_files(const std::string& results_dir, cons
 // The spec key "task" selects one (default "binary"); each validates its own keys.
 
 void validate_binary_spec(const nlohmann::json& spec, const std::string& path);
+// The source paths (for source_revision) the cells of a binary-table method kind ("mpg",
+// "logistic_regression", "ssvm", "ssvm_top_k") depend on: the harness, data loading and scoring
+// every kind shares, plus the method's own code. The revision of these paths is in the kind's
+// cache keys. Throws mpg::Error for an unknown kind. lib/harness/runner.cpp.
+const std::vector<std::string>& method_source_paths(const std::string& kind);
 RunSummary run_binary_experiment(nlohmann::json spec, const std::string& path, const RunOptions& options);
 
 // Sequence labeling (CoNLL-2003, CRF vs linear-chain F1 games): lib/harness/sequence_labeling.cpp.

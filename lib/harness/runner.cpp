@@ -18,6 +18,7 @@
 
 #include "baselines/logistic_regression.hpp"
 #include "baselines/structured_svm.hpp"
+#include "lib/binary_mpg.hpp"  // MetricSettings, precision_k: the scoring of every method kind
 #include "lib/cutting_plane_trainer.hpp"
 #include "lib/precision_at_k_trainer.hpp"
 #include "lib/error.hpp"
@@ -29,6 +30,75 @@
 #include "lib/sha256.hpp"
 
 namespace mpg::harness {
+
+// Which code a binary-table cell's result depends on, per method kind: git pathspecs relative to
+// the source directory (a directory is everything under it; explicit file names, no globs
+// except the two below). The revision of a kind's paths is in its cells' cache keys, so a
+// change elsewhere (e.g. to a baseline, for MPG cells) keeps them. tests/test_harness.cpp checks
+// that every project file reached by #include from a kind's code (and X.cpp for each X.hpp)
+// is covered.
+namespace {
+
+// Every kind: the harness (spec, quick patch and overrides, registry, loading with sha256
+// checks, split, cell cache, tables), the data readers, and the scoring of runner.cpp.
+const std::vector<std::string> kSharedPaths = {
+    "CMakeLists.txt", "cli",  // build settings; `mpg run`
+    "lib/harness",
+    "lib/error.hpp",
+    "lib/io.cpp", "lib/io.hpp",              // read_file (plain, .gz, .xz)
+    "lib/sha256.cpp", "lib/sha256.hpp",      // data checks, cache file names
+    "lib/libsvm.cpp", "lib/libsvm.hpp",      // LIBSVM files (ADULT, ...)
+    "lib/optdigits.cpp", "lib/optdigits.hpp",  // OPTDIGITS files
+    "lib/metrics",                           // f1_score, precision_at_k (+ the game headers they include)
+    "lib/binary_action.cpp", "lib/binary_action.hpp", "lib/game.hpp",  // positives_of
+    // MetricSettings, parse_binary_metric and precision_k: the k of every P@k score and of the
+    // SSVM's P@k loss. binary_mpg.hpp includes the rest: the double oracle, the matrix games
+    // with their LP backends (glpk/lp_solve_backend.cpp implement matrix_game.hpp), the optimizer.
+    "lib/binary_mpg.cpp", "lib/binary_mpg.hpp", "lib/double_oracle.hpp",
+    "lib/matrix_game.cpp", "lib/matrix_game.hpp", "lib/glpk_backend.cpp", "lib/lp_solve_backend.cpp",
+    "lib/optimizer.cpp", "lib/optimizer.hpp", "lib/simplex_qp.cpp", "lib/simplex_qp.hpp"};
+
+std::vector<std::string> shared_plus(const std::vector<std::string>& own) {
+  std::vector<std::string> paths = kSharedPaths;
+  paths.insert(paths.end(), own.begin(), own.end());
+  return paths;
+}
+
+const std::map<std::string, std::vector<std::string>>& method_source_table() {
+  static const std::map<std::string, std::vector<std::string>> table = [] {
+    // The logistic regression and what it includes (L-BFGS in lib/optimizer.*, whose .cpp uses
+    // lib/simplex_qp.*).
+    const std::vector<std::string> logistic_regression = {
+        "baselines/logistic_regression.cpp", "baselines/logistic_regression.hpp",
+        "lib/optimizer.cpp", "lib/optimizer.hpp", "lib/simplex_qp.cpp", "lib/simplex_qp.hpp"};
+    // SVM^perf: its header includes logistic_regression.hpp (decision_values, predict_threshold,
+    // predict_top_k), its cutting plane solves QPs over the simplex (lib/simplex_qp.*, and the
+    // active-set solver of baselines/simplex_qp_active_set.*, named explicitly even before it is
+    // committed), and any later baselines/simplex_qp* or baselines/active_set* file.
+    std::vector<std::string> ssvm = {
+        "baselines/structured_svm.cpp", "baselines/structured_svm.hpp",
+        "baselines/simplex_qp_active_set.cpp", "baselines/simplex_qp_active_set.hpp",
+        "baselines/simplex_qp*", "baselines/active_set*"};
+    ssvm.insert(ssvm.end(), logistic_regression.begin(), logistic_regression.end());
+    return std::map<std::string, std::vector<std::string>>{
+        // MPG: all the code but baselines/ (lib/ holds the harness, the trainers and games).
+        {"mpg", {"lib", "cli", "CMakeLists.txt"}},
+        {"logistic_regression", shared_plus(logistic_regression)},
+        {"ssvm", shared_plus(ssvm)},
+        {"ssvm_top_k", shared_plus(ssvm)}};
+  }();
+  return table;
+}
+
+}  // namespace
+
+const std::vector<std::string>& method_source_paths(const std::string& kind) {
+  const auto& table = method_source_table();
+  const auto found = table.find(kind);
+  if (found == table.end()) throw Error("method_source_paths: unknown method kind '" + kind + "'");
+  return found->second;
+}
+
 namespace {
 
 using nlohmann::json;
@@ -89,6 +159,12 @@ class Experiment {
     k_fraction_ = spec_.value("k_fraction", 0.5);
     tolerance_ = spec_.value("tolerance", 0.01);
     revision_ = source_revision();
+    // Each kind's revision once (two git calls per kind used by the spec).
+    for (const auto& [method, m] : spec_["methods"].items()) {
+      const std::string kind = m["kind"].get<std::string>();
+      if (!kind_revisions_.count(kind)) kind_revisions_[kind] = source_revision(method_source_paths(kind));
+      method_revisions_[method] = kind_revisions_[kind];
+    }
     results_dir_ = results_directory(options);
     cache_ = CellCache(cache_directory(options, name_));
   }
@@ -108,7 +184,9 @@ class Experiment {
   json spec_;
   std::string spec_path_;
   RunOptions options_;
-  std::string name_, metric_, revision_, results_dir_;
+  std::string name_, metric_, revision_, results_dir_;  // revision_: of all the code, for the tables
+  std::map<std::string, std::string> kind_revisions_;    // method kind -> revision of its paths, for cell keys
+  json method_revisions_ = json::object();               // method label -> its kind's revision
   CellCache cache_{""};
   double k_fraction_ = 0.5;
   double tolerance_ = 0.01;
@@ -338,7 +416,7 @@ json Experiment::cell_key(const Cell& cell, const std::string& phase) const {
   method.erase("lambda");
   method.erase("C");
   return {{"phase", phase},
-          {"revision", revision_},
+          {"revision", kind_revisions_.at(cell.method_spec["kind"].get<std::string>())},
           {"metric", metric_},
           {"k_fraction", k_fraction_},
           {"protocol", spec_["protocol"]},
@@ -544,8 +622,8 @@ void Experiment::write_tables(RunSummary& summary, const std::vector<Cell>& cell
                                                     "values that are > 0, over k");
 
   json out = {{"name", name_}, {"title", spec_.value("title", name_)}, {"revision", revision_},
-              {"quick", options_.quick}, {"metric", metric_}, {"tolerance", tolerance_},
-              {"seconds", seconds}, {"rows", rows}, {"tasks", task_rows}, {"notes", notes}};
+              {"method_revisions", method_revisions_}, {"quick", options_.quick}, {"metric", metric_},
+              {"tolerance", tolerance_}, {"seconds", seconds}, {"rows", rows}, {"tasks", task_rows}, {"notes", notes}};
   summary.result_files = write_result_files(results_dir_, name_, options_.quick, md, csv, out);
 }
 
