@@ -613,8 +613,9 @@ void Experiment::write_tables(RunSummary& summary, const std::vector<Cell>& cell
   for (const auto& note : notes) md += "- " + note + "\n";
   for (const auto& [method, m] : spec_["methods"].items())
     if (m["kind"] == "ssvm" || m["kind"] == "ssvm_top_k")
-      md += fmt::format("- {}: in-tree linear SVM^perf (Joachims 2005), 1-slack cutting plane to epsilon = {} on the "
-                        "slack, Delta = 1 - {}; {}.\n",
+      md += fmt::format("- {}: in-tree linear SVM^perf (Joachims 2005) with its C convention (Psi = 1/(2n) sum of "
+                        "ybar_i x_i, slack weight 100 C), 1-slack cutting plane with exact working-set QPs to "
+                        "epsilon = {} on the slack, Delta = 1 - {}; {}.\n",
                         method, m.value("tolerance", 1e-3), metric_ == "f1" ? "F1" : "P@k (k from the training part)",
                         m["kind"] == "ssvm_top_k" ? "predicts the top k by w . x"
                         : metric_ == "f1"         ? "predicts sign(w . x)"
