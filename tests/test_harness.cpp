@@ -491,5 +491,5 @@ TEST_CASE("source_revision: the last commit of the given paths, -dirty with unco
   // This source tree: every kind has a revision, the default is all the code.
   for (const char* kind : {"mpg", "logistic_regression", "ssvm", "ssvm_top_k"})
     CHECK(!source_revision(method_source_paths(kind)).empty());
-  CHECK(source_revision() == source_revision({"lib", "baselines", "cli", "CMakeLists.txt"}));
+  CHECK(source_revision() == source_revision({"lib", "baselines", "cli", "CMakeLists.txt", "datasets/registry.json"}));
 }

@@ -25,7 +25,8 @@ std::size_t cell_threads(const RunOptions& options) {
 }
 
 const std::vector<std::string>& all_code_paths() {
-  static const std::vector<std::string> paths = {"lib", "baselines", "cli", "CMakeLists.txt"};
+  static const std::vector<std::string> paths = {"lib", "baselines", "cli", "CMakeLists.txt",
+                                                       "datasets/registry.json"};
   return paths;
 }
 

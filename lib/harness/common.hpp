@@ -19,7 +19,8 @@ namespace mpg::harness {
 using clock_type = std::chrono::steady_clock;
 double seconds_since(clock_type::time_point t);
 
-// All the code that computes results: lib/, baselines/, cli/ and CMakeLists.txt.
+// All the code that computes results: lib/, baselines/, cli/, CMakeLists.txt, and the dataset
+// registry datasets/registry.json (how each data file is read).
 const std::vector<std::string>& all_code_paths();
 
 // Revision of the code at `paths` (git pathspecs relative to `directory`, the source tree: a file,

@@ -43,6 +43,7 @@ namespace {
 // checks, split, cell cache, tables), the data readers, and the scoring of runner.cpp.
 const std::vector<std::string> kSharedPaths = {
     "CMakeLists.txt", "cli",  // build settings; `mpg run`
+    "datasets/registry.json",  // file names, sha256s, formats and feature counts of the data
     "lib/harness",
     "lib/error.hpp",
     "lib/io.cpp", "lib/io.hpp",              // read_file (plain, .gz, .xz)
@@ -82,7 +83,7 @@ const std::map<std::string, std::vector<std::string>>& method_source_table() {
     ssvm.insert(ssvm.end(), logistic_regression.begin(), logistic_regression.end());
     return std::map<std::string, std::vector<std::string>>{
         // MPG: all the code but baselines/ (lib/ holds the harness, the trainers and games).
-        {"mpg", {"lib", "cli", "CMakeLists.txt"}},
+        {"mpg", {"lib", "cli", "CMakeLists.txt", "datasets/registry.json"}},
         {"logistic_regression", shared_plus(logistic_regression)},
         {"ssvm", shared_plus(ssvm)},
         {"ssvm_top_k", shared_plus(ssvm)}};
