@@ -54,19 +54,17 @@ TEST_CASE("Active-set simplex QP: hand-solved instances", "[simplex_qp_active_se
     CHECK(a[2] == 0.0);
     CHECK(summary.objective == Approx(0.5 * (0.5625 + 0.0625) + 0.125).margin(1e-15));
   }
-  SECTION("zero Hessian: a linear program, the smallest c wins") {
-    Eigen::VectorXd a;
-    const auto summary = solve_simplex_qp_active_set(Eigen::MatrixXd::Zero(4, 4), Eigen::Vector4d(3, -1, 2, 0), a);
-    CHECK(summary.converged);
-    CHECK(a[1] == 1.0);
-    CHECK(summary.objective == -1.0);
-  }
-  SECTION("zero Hessian from an interior warm start: zero-curvature descent to the best vertex") {
-    Eigen::VectorXd a = Eigen::Vector4d::Constant(0.25);
-    const auto summary = solve_simplex_qp_active_set(Eigen::MatrixXd::Zero(4, 4), Eigen::Vector4d(3, -1, 2, 0), a);
-    CHECK(summary.converged);
-    CHECK(a[1] == Approx(1.0).margin(1e-15));
-    CHECK(summary.objective == Approx(-1.0).margin(1e-15));
+  SECTION("zero Hessian, a linear program: the vertex of least c, from a vertex or the centre") {
+    // From the centre the reduced Hessian is singular: zero-curvature descent steps.
+    for (const bool centre : {false, true}) {
+      Eigen::VectorXd a = centre ? Eigen::VectorXd(Eigen::Vector4d::Constant(0.25)) : Eigen::VectorXd();
+      const auto summary =
+          solve_simplex_qp_active_set(Eigen::MatrixXd::Zero(4, 4), Eigen::Vector4d(3, -1, 2, 0), a);
+      INFO("from the centre: " << centre);
+      CHECK(summary.converged);
+      CHECK(a[1] == Approx(1.0).margin(1e-15));
+      CHECK(summary.objective == Approx(-1.0).margin(1e-15));
+    }
   }
   SECTION("bad shapes are errors") {
     Eigen::VectorXd a;
