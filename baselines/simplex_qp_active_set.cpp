@@ -24,8 +24,8 @@ struct Step {
 // Reduced Newton (or zero-curvature descent) step on the free set F with pivot F[pivot]:
 // Z has columns e_o - e_pivot for the other members o of F, so with M = Z^T H Z and b = Z^T g
 // the Newton step is p = Z pz with M pz = -b.
-Step reduced_step(const Eigen::Ref<const Eigen::MatrixXd>& H, const Eigen::VectorXd& g, const std::vector<Eigen::Index>& free,
-                  std::size_t pivot, double tolerance) {
+Step reduced_step(const Eigen::Ref<const Eigen::MatrixXd>& H, const Eigen::VectorXd& g,
+                  const std::vector<Eigen::Index>& free, std::size_t pivot, double tolerance) {
   const Eigen::Index r = free[pivot];
   std::vector<Eigen::Index> others;
   for (std::size_t s = 0; s < free.size(); ++s)
@@ -77,8 +77,9 @@ Step reduced_step(const Eigen::Ref<const Eigen::MatrixXd>& H, const Eigen::Vecto
 
 }  // namespace
 
-SimplexQpSummary solve_simplex_qp_active_set(const Eigen::Ref<const Eigen::MatrixXd>& H, const Eigen::VectorXd& c,
-                                             Eigen::VectorXd& a, double tolerance, int max_iterations) {
+SimplexQpSummary solve_simplex_qp_active_set(const Eigen::Ref<const Eigen::MatrixXd>& H,
+                                             const Eigen::VectorXd& c, Eigen::VectorXd& a, double tolerance,
+                                             int max_iterations) {
   const Eigen::Index k = c.size();
   if (k == 0 || H.rows() != k || H.cols() != k)
     throw Error("simplex QP: H must be " + std::to_string(k) + " x " + std::to_string(k) + " and non-empty");

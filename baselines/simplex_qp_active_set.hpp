@@ -26,8 +26,8 @@ namespace mpg {
 // `a` is the warm start (any point of the simplex; reset to the vertex of least c otherwise) and
 // receives the solution. Stops when the KKT violation is <= tolerance (converged) or after
 // max_iterations active-set iterations (not converged). Throws mpg::Error for bad shapes.
-SimplexQpSummary solve_simplex_qp_active_set(const Eigen::Ref<const Eigen::MatrixXd>& H, const Eigen::VectorXd& c,
-                                             Eigen::VectorXd& a, double tolerance = 1e-12,
-                                             int max_iterations = 100000);
+SimplexQpSummary solve_simplex_qp_active_set(const Eigen::Ref<const Eigen::MatrixXd>& H,
+                                             const Eigen::VectorXd& c, Eigen::VectorXd& a,
+                                             double tolerance = 1e-12, int max_iterations = 100000);
 
 }  // namespace mpg
