@@ -6,17 +6,100 @@
 // A new row of the game is a new variable (nonbasic at 0: the old basis stays primal feasible),
 // a new column a new constraint (its slack basic: the old basis stays dual feasible), so the
 // dual simplex restarts from the previous optimal basis.
+#include "lib/glpk_backend.hpp"
+
 #include <glpk.h>
 
 #include <fmt/format.h>
 
+#include <istream>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "lib/error.hpp"
 #include "lib/matrix_game.hpp"
 
 namespace mpg {
+namespace detail {
+namespace {
+
+glp_smcp game_lp_settings() {
+  glp_smcp settings;
+  glp_init_smcp(&settings);
+  settings.msg_lev = GLP_MSG_OFF;
+  settings.meth = GLP_DUALP;  // dual simplex, primal if it fails
+  settings.presolve = GLP_OFF;
+  // Feasibility tolerances well below the double oracle's gap tolerance (defaults: 1e-7).
+  settings.tol_bnd = 1e-10;
+  settings.tol_dj = 1e-10;
+  return settings;
+}
+
+// At these tolerances GLPK's dual simplex with Harris' ratio test can cycle: a warm-started
+// 24-constraint restricted F1 game (OPTDIGITS class 5, lambda = 2^-5) pivoted without end
+// (tests/data/glpk_cycling_game_lp.txt). So each call is capped at 20 pivots per row and
+// column (a solve normally takes ~1 per row), and a capped or failed warm start is retried
+// from an advanced initial basis, then with the primal simplex.
+int solve_game_lp(glp_prob* lp, glp_smcp settings) {
+  settings.it_lim = 20 * (glp_get_num_rows(lp) + glp_get_num_cols(lp)) + 1000;
+  int code = glp_simplex(lp, &settings);
+  if (code == 0 && glp_get_status(lp) == GLP_OPT) return code;
+  glp_adv_basis(lp, 0);
+  code = glp_simplex(lp, &settings);
+  if (code == 0 && glp_get_status(lp) == GLP_OPT) return code;
+  glp_adv_basis(lp, 0);
+  settings.meth = GLP_PRIMAL;
+  return glp_simplex(lp, &settings);
+}
+
+}  // namespace
+
+GameLpReport solve_game_lp_text(std::istream& text) {
+  auto fail = [](const std::string& what) { throw Error("game LP text: " + what); };
+  int rows = 0, columns = 0;
+  if (!(text >> rows >> columns) || rows < 1 || columns < 1) fail("bad size line");
+  std::unique_ptr<glp_prob, void (*)(glp_prob*)> lp(glp_create_prob(), glp_delete_prob);
+  glp_set_obj_dir(lp.get(), GLP_MAX);
+  glp_add_rows(lp.get(), rows);
+  glp_add_cols(lp.get(), columns);
+  std::vector<int> row_status(rows + 1), column_status(columns + 1);
+  for (int r = 1; r <= rows; ++r) {
+    std::string tag;
+    int type = 0, length = 0;
+    double lower = 0.0, upper = 0.0;
+    if (!(text >> tag >> type >> lower >> upper >> row_status[r] >> length) || tag != "row" ||
+        length < 0 || length > columns)
+      fail(fmt::format("bad row {}", r));
+    std::vector<int> index(length + 1);
+    std::vector<double> value(length + 1);
+    for (int k = 1; k <= length; ++k)
+      if (!(text >> index[k] >> value[k])) fail(fmt::format("bad entry {} of row {}", k, r));
+    glp_set_row_bnds(lp.get(), r, type, lower, upper);
+    glp_set_mat_row(lp.get(), r, length, index.data(), value.data());
+  }
+  for (int c = 1; c <= columns; ++c) {
+    std::string tag;
+    int type = 0;
+    double lower = 0.0, upper = 0.0, objective = 0.0;
+    if (!(text >> tag >> type >> lower >> upper >> objective >> column_status[c]) ||
+        tag != "column")
+      fail(fmt::format("bad column {}", c));
+    glp_set_col_bnds(lp.get(), c, type, lower, upper);
+    glp_set_obj_coef(lp.get(), c, objective);
+  }
+  for (int r = 1; r <= rows; ++r) glp_set_row_stat(lp.get(), r, row_status[r]);
+  for (int c = 1; c <= columns; ++c) glp_set_col_stat(lp.get(), c, column_status[c]);
+  GameLpReport report;
+  const int code = solve_game_lp(lp.get(), game_lp_settings());
+  report.optimal = code == 0 && glp_get_status(lp.get()) == GLP_OPT;
+  report.objective = glp_get_obj_val(lp.get());
+  report.pivots = glp_get_it_cnt(lp.get());
+  return report;
+}
+
+}  // namespace detail
+
 namespace {
 
 std::string glpk_return_name(int code) {
@@ -62,13 +145,7 @@ class GlpkGame final : public GrowingMatrixGame {
     glp_set_row_bnds(lp_, 1, GLP_FX, 1.0, 1.0);
     for (Eigen::Index j = 0; j < scores.cols(); ++j) add_column_constraint(Eigen::VectorXd(), offsets[j]);
     for (Eigen::Index i = 0; i < scores.rows(); ++i) add_row_variable(scores.row(i).transpose());
-    glp_init_smcp(&parameters_);
-    parameters_.msg_lev = GLP_MSG_OFF;
-    parameters_.meth = GLP_DUALP;  // dual simplex, primal if it fails
-    parameters_.presolve = GLP_OFF;
-    // Feasibility tolerances well below the double oracle's gap tolerance (defaults: 1e-7).
-    parameters_.tol_bnd = 1e-10;
-    parameters_.tol_dj = 1e-10;
+    parameters_ = detail::game_lp_settings();
   }
   ~GlpkGame() override { glp_delete_prob(lp_); }
   GlpkGame(const GlpkGame&) = delete;
@@ -111,12 +188,7 @@ class GlpkGame final : public GrowingMatrixGame {
 
  private:
   std::pair<Eigen::VectorXd, Eigen::VectorXd> solve_once() {
-    int code = glp_simplex(lp_, &parameters_);
-    if (code != 0 || glp_get_status(lp_) != GLP_OPT) {
-      // A warm start that went numerically wrong: restart from an advanced initial basis.
-      glp_adv_basis(lp_, 0);
-      code = glp_simplex(lp_, &parameters_);
-    }
+    const int code = detail::solve_game_lp(lp_, parameters_);
     if (code != 0 || glp_get_status(lp_) != GLP_OPT)
       throw SolverError(fmt::format("GLPK: the {}x{} game's LP ended with {} ({})", rows(),
                                     columns(), glpk_return_name(code),

@@ -2,6 +2,7 @@
 // games, and random games checked against the minimax theorem.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <initializer_list>
 #include <limits>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "lib/error.hpp"
+#include "lib/glpk_backend.hpp"
 #include "lib/matrix_game.hpp"
 
 namespace {
@@ -354,4 +356,18 @@ TEST_CASE("invalid payoff matrices are rejected", "[matrix_game]") {
     payoff(2, 3) = std::numeric_limits<double>::infinity();
     REQUIRE_THROWS_AS(solve(payoff), mpg::Error);
   }
+}
+
+TEST_CASE("GLPK: a warm-started game LP on which the dual simplex cycles is still solved",
+          "[matrix_game]") {
+  // A restricted F1 game of the cutting-plane trainer (OPTDIGITS class 5 vs rest, lambda = 2^-5,
+  // Table VIII grid) with the warm basis it was handed: GLPK's dual simplex pivoted on it without
+  // end (100,000 pivots when capped), which hung a full Table VIII run. From a fresh advanced
+  // basis it takes 60 pivots; the primal simplex 7.
+  std::ifstream text(std::string(MPG_SOURCE_DIR) + "/tests/data/glpk_cycling_game_lp.txt");
+  REQUIRE(text);
+  const mpg::detail::GameLpReport report = mpg::detail::solve_game_lp_text(text);
+  CHECK(report.optimal);
+  CHECK(report.objective == Approx(-1.3380725972132).margin(1e-11));
+  CHECK(report.pivots < 5000);
 }
