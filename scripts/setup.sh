@@ -19,6 +19,8 @@ packages=(
   liblzma-dev            # xz-compressed data files (LETOR)
   gnuplot-nox            # figures (run_all.sh plots Figure 8; not needed by the build or tests)
   time                   # /usr/bin/time -v for memory figures in bench/
+  jq                     # bench/adult_test_games.sh
+  python3                # scripts/fetch_data.sh, bench/syn1000_budget.sh (Debian's; nothing from PyPI)
 )
 
 missing=()

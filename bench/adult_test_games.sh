@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The ADULT test games of issue 3: one game over the whole a3a test file (n = 29,376), target
+# "equilibrium gap <= 1e-6 in <= 2 s on one core".
+#   bench/adult_test_games.sh [F1_SECONDS]      default F1_SECONDS: 120
+# P@k: trains P@k-MPG on a3a (lambda = 1, dual trainer) and plays the test game (closed form).
+# F1: plays the test game at the theta of bench/models/adult_a3a_f1_lambda_2-5.json (the full
+# Table VIII run's ADULT cell at lambda = 2^-5) by double oracle, capped at F1_SECONDS, with the
+# default tolerance 1e-9; the gap reached is printed (a capped game is not an equilibrium).
+# Each game runs pinned to one core (taskset) under /usr/bin/time (wall seconds, peak RSS).
+# Data from MPG_DATA_DIR (default ../shared/datasets); the build from MPG_BUILD_DIR (default build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+case "${1:-}" in -h|--help) sed -n '2,11p' "$0"; exit 0 ;; esac
+f1_seconds="${1:-120}"
+[[ "$f1_seconds" =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "adult_test_games.sh: F1_SECONDS must be a number, got '$f1_seconds'" >&2; exit 2; }
+mpg="${MPG_BUILD_DIR:-build}/mpg"
+data="${MPG_DATA_DIR:-../shared/datasets}/adult"
+f1_model=bench/models/adult_a3a_f1_lambda_2-5.json
+for f in "$mpg" "$data/a3a" "$data/a3a.t.gz" "$f1_model" /usr/bin/time; do
+  [ -e "$f" ] || { echo "adult_test_games.sh: missing $f (build with ./scripts/build.sh)" >&2; exit 1; }
+done
+pin=()
+command -v taskset > /dev/null && pin=(taskset -c 0)
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+"$mpg" train --metric precision_at_k --lambda 1 --train "$data/a3a" --model "$work/patk.json" --quiet
+
+echo "| game | wall s | peak RSS MB | iterations | gap | converged | gap <= 1e-6 in <= 2 s | test score |"
+echo "|---|---|---|---|---|---|---|---|"
+row() {  # name, model, extra predict options...
+  local name="$1" model="$2"
+  shift 2
+  /usr/bin/time -f "%e %M" -o "$work/time" "${pin[@]}" "$mpg" predict --model "$model" \
+    --test "$data/a3a.t.gz" --json "$@" > "$work/predict.json"
+  read -r seconds kilobytes < "$work/time"
+  jq -r --arg name "$name" --arg s "$seconds" --arg kb "$kilobytes" \
+    'def sci: if . == 0 then "0" else (log10 | floor) as $e | "\(. / pow(10; $e) * 100 | round / 100)e\($e)" end;
+     "| \($name) | \($s) | \(($kb | tonumber) / 1024 * 10 | round / 10) | \(if .solver == "closed form" then "closed form" else .iterations end) | \(.gap | sci) | \(.converged) | \(if (.gap <= 1e-6 and ($s | tonumber) <= 2) then "yes" else "**no**" end) | \(.score * 1000 | round / 1000) |"' \
+    "$work/predict.json"
+}
+row "P@k, lambda = 1" "$work/patk.json"
+row "F1, lambda = 2^-5 (cap ${f1_seconds} s)" "$f1_model" --max-seconds "$f1_seconds"
