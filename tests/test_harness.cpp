@@ -291,6 +291,38 @@ TEST_CASE("A run killed mid-way leaves no tables and resumes to the same tables"
   CHECK(rows(resumed.result_files[2]) == rows(uninterrupted.result_files[2]));
 }
 
+TEST_CASE("Capped MPG trainings and games are listed in the notes, validation games included", "[harness]") {
+  if (!optdigits_present()) {
+    WARN("skipped: optdigits is not in " << data_directory());
+    return;
+  }
+  TempDir dir;
+  nlohmann::json spec = small_spec();
+  // One restricted-game solve per training and one double-oracle iteration per game: every cap
+  // is hit (an OPTDIGITS class-0 training needs about 2,000 solves, its games about 100 iterations).
+  spec["methods"] = {{"MPG", {{"kind", "mpg"}, {"lambda", {1}}, {"max_game_solves", 1}, {"max_game_iterations", 1}}}};
+  spec["published"] = {{"MPG", {{"OPT", 0.9}}}};
+  RunOptions options;
+  options.results_directory = (dir.path() / "results").string();
+  options.progress = false;
+  const RunSummary run = run_experiment(write_spec(dir, spec), options);
+  const auto notes = nlohmann::json::parse(read_file(run.result_files[2]))["notes"];
+  const std::regex validation_note(
+      R"(OPT/class 0 MPG lambda=1: training not converged: restricted-game solve limit \(1\); )"
+      R"(the validation game did not converge \(gap [0-9.]+e[-+][0-9]+\))");
+  const std::regex test_note(R"(OPT/class 0 MPG: the test game did not converge \(gap [0-9.]+e[-+][0-9]+\))");
+  int validation_notes = 0;
+  int test_notes = 0;
+  for (const auto& note : notes) {
+    validation_notes += std::regex_match(note.get<std::string>(), validation_note);
+    test_notes += std::regex_match(note.get<std::string>(), test_note);
+  }
+  INFO(notes.dump(1));
+  CHECK(validation_notes == 1);
+  CHECK(test_notes == 1);
+  CHECK_THAT(read_file(run.result_files[0]), Catch::Contains("the validation game did not converge"));
+}
+
 TEST_CASE("Progress: one line per finished cell, counted per phase; nothing when disabled", "[harness]") {
   std::FILE* out = std::tmpfile();
   REQUIRE(out != nullptr);

@@ -4,6 +4,7 @@
 // part); the grid point with the best validation score (first in grid order among ties) is
 // scored on the test file (one game over the whole file) with the same model, not retrained.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
@@ -516,10 +517,17 @@ void Experiment::write_tables(RunSummary& summary, const std::vector<Cell>& cell
         if (cells[i].task.dataset != dataset.get() || cells[i].method != method) continue;
         if (validation[i].value("not_implemented", false)) implemented = false;
         cell_seconds += validation[i].value("train_seconds", 0.0) + validation[i].value("validation_seconds", 0.0);
+        // Caps hit by this grid point: its training, and the validation game whose most probable
+        // action gave the score that selects the grid value.
+        std::vector<std::string> capped;
         if (validation[i].contains("training") && !validation[i]["training"].value("converged", true))
-          notes.push_back(fmt::format("{} {} {}={}: training {}", cells[i].task.name(), method,
-                                      cells[i].parameter_name, cells[i].parameter,
-                                      validation[i]["training"]["status"].get<std::string>()));
+          capped.push_back("training " + validation[i]["training"]["status"].get<std::string>());
+        if (validation[i].contains("validation_game") && !validation[i]["validation_game"].value("converged", true))
+          capped.push_back(fmt::format("the validation game did not converge (gap {:.2e})",
+                                       validation[i]["validation_game"]["gap"].get<double>()));
+        if (!capped.empty())
+          notes.push_back(fmt::format("{} {} {}={}: {}", cells[i].task.name(), method, cells[i].parameter_name,
+                                      cells[i].parameter, fmt::join(capped, "; ")));
       }
       for (double positive : dataset->positive_labels) {
         const Task task{dataset.get(), positive};
