@@ -291,7 +291,7 @@ TEST_CASE("A run killed mid-way leaves no tables and resumes to the same tables"
   CHECK(rows(resumed.result_files[2]) == rows(uninterrupted.result_files[2]));
 }
 
-TEST_CASE("Capped MPG trainings and games are listed in the notes, validation games included", "[harness]") {
+TEST_CASE("Capped MPG trainings and games are listed in the notes and as the causes of a miss", "[harness]") {
   if (!optdigits_present()) {
     WARN("skipped: optdigits is not in " << data_directory());
     return;
@@ -302,6 +302,7 @@ TEST_CASE("Capped MPG trainings and games are listed in the notes, validation ga
   // is hit (an OPTDIGITS class-0 training needs about 2,000 solves, its games about 100 iterations).
   spec["methods"] = {{"MPG", {{"kind", "mpg"}, {"lambda", {1}}, {"max_game_solves", 1}, {"max_game_iterations", 1}}}};
   spec["published"] = {{"MPG", {{"OPT", 0.9}}}};
+  spec["tolerance"] = 0.0;  // the MPG row is outside tolerance (unless it scores exactly 0.9)
   RunOptions options;
   options.results_directory = (dir.path() / "results").string();
   options.progress = false;
@@ -321,6 +322,38 @@ TEST_CASE("Capped MPG trainings and games are listed in the notes, validation ga
   CHECK(validation_notes == 1);
   CHECK(test_notes == 1);
   CHECK_THAT(read_file(run.result_files[0]), Catch::Contains("the validation game did not converge"));
+  // The one-screen summary says why the row misses: every cap it hit (OPTDIGITS is exact data).
+  const auto row = nlohmann::json::parse(read_file(run.result_files[2]))["rows"][0];
+  REQUIRE_FALSE(row["within_tolerance"].get<bool>());
+  const std::vector<std::string> causes = {"1 of 1 trainings capped", "1 of 1 validation games capped",
+                                           "1 of 1 test games capped"};
+  CHECK(row["recorded_causes"].get<std::vector<std::string>>() == causes);
+  REQUIRE(run.outside.size() == 1);
+  CHECK_THAT(run.outside[0], Catch::EndsWith("; 1 of 1 trainings capped; 1 of 1 validation games capped; "
+                                             "1 of 1 test games capped"));
+}
+
+TEST_CASE("A data substitute is named as a cause of a miss", "[harness]") {
+  if (!fs::exists(fs::path(data_directory()) / "adult" / "a3a")) {
+    WARN("skipped: adult/a3a is not in " << data_directory());
+    return;
+  }
+  TempDir dir;
+  nlohmann::json spec = small_spec();
+  spec["datasets"] = {{"ADULT", {{"registry", "adult"}, {"positive_label", 1}}}};  // a3a: the papers say a4a
+  spec["methods"]["LR"]["lambda"] = {1};
+  spec["published"] = {{"LR", {{"ADULT", 0.9}}}};
+  spec["tolerance"] = 0.0;
+  RunOptions options;
+  options.results_directory = (dir.path() / "results").string();
+  options.progress = false;
+  const RunSummary run = run_experiment(write_spec(dir, spec), options);
+  const auto row = nlohmann::json::parse(read_file(run.result_files[2]))["rows"][0];
+  REQUIRE_FALSE(row["within_tolerance"].get<bool>());
+  REQUIRE(row["recorded_causes"].size() == 1);
+  CHECK_THAT(row["recorded_causes"][0].get<std::string>(), Catch::StartsWith("data: variant a3a ("));
+  REQUIRE(run.outside.size() == 1);
+  CHECK_THAT(run.outside[0], Catch::Contains("; data: variant a3a ("));
 }
 
 TEST_CASE("Progress: one line per finished cell, counted per phase; nothing when disabled", "[harness]") {

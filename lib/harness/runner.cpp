@@ -513,18 +513,28 @@ void Experiment::write_tables(RunSummary& summary, const std::vector<Cell>& cell
       double cell_seconds = 0.0;
       bool implemented = true;
       std::vector<double> parameters;
+      // What the run itself recorded that can explain a miss: caps hit, and a data substitute.
+      int grid_cells = 0;
+      int capped_trainings = 0;
+      int capped_validation_games = 0;
+      int capped_test_games = 0;
       for (std::size_t i = 0; i < cells.size(); ++i) {
         if (cells[i].task.dataset != dataset.get() || cells[i].method != method) continue;
+        ++grid_cells;
         if (validation[i].value("not_implemented", false)) implemented = false;
         cell_seconds += validation[i].value("train_seconds", 0.0) + validation[i].value("validation_seconds", 0.0);
         // Caps hit by this grid point: its training, and the validation game whose most probable
         // action gave the score that selects the grid value.
         std::vector<std::string> capped;
-        if (validation[i].contains("training") && !validation[i]["training"].value("converged", true))
+        if (validation[i].contains("training") && !validation[i]["training"].value("converged", true)) {
           capped.push_back("training " + validation[i]["training"]["status"].get<std::string>());
-        if (validation[i].contains("validation_game") && !validation[i]["validation_game"].value("converged", true))
+          ++capped_trainings;
+        }
+        if (validation[i].contains("validation_game") && !validation[i]["validation_game"].value("converged", true)) {
           capped.push_back(fmt::format("the validation game did not converge (gap {:.2e})",
                                        validation[i]["validation_game"]["gap"].get<double>()));
+          ++capped_validation_games;
+        }
         if (!capped.empty())
           notes.push_back(fmt::format("{} {} {}={}: {}", cells[i].task.name(), method, cells[i].parameter_name,
                                       cells[i].parameter, fmt::join(capped, "; ")));
@@ -542,11 +552,22 @@ void Experiment::write_tables(RunSummary& summary, const std::vector<Cell>& cell
         task_rows.push_back({{"task", task.name()}, {"method", method}, {cell.parameter_name, cell.parameter},
                              {"validation", validation[found->second["cell"].get<std::size_t>()]["validation_score"]},
                              {"test", result["test_score"]}});
-        if (result.contains("test_game") && !result["test_game"].value("converged", true))
+        if (result.contains("test_game") && !result["test_game"].value("converged", true)) {
           notes.push_back(fmt::format("{} {}: the test game did not converge (gap {:.2e})", task.name(), method,
                                       result["test_game"]["gap"].get<double>()));
+          ++capped_test_games;
+        }
       }
-      json row = {{"dataset", dataset->label}, {"method", method}, {"seconds", cell_seconds}};
+      std::vector<std::string> causes;
+      if (capped_trainings > 0) causes.push_back(fmt::format("{} of {} trainings capped", capped_trainings, grid_cells));
+      if (capped_validation_games > 0)
+        causes.push_back(fmt::format("{} of {} validation games capped", capped_validation_games, grid_cells));
+      if (capped_test_games > 0) causes.push_back(fmt::format("{} of {} test games capped", capped_test_games, tasks));
+      const std::string fidelity =
+          dataset_registry()[dataset->registry]["variants"][dataset->variant].value("matches", "");
+      if (fidelity.rfind("exact", 0) != 0)
+        causes.push_back(fmt::format("data: variant {} ({})", dataset->variant, fidelity));
+      json row = {{"dataset", dataset->label}, {"method", method}, {"seconds", cell_seconds}, {"recorded_causes", causes}};
       if (implemented && tasks > 0) row["ours"] = total / tasks;
       if (published.contains(method) && published[method].contains(dataset->label)) {
         const double p = published[method][dataset->label].get<double>();
@@ -559,8 +580,12 @@ void Experiment::write_tables(RunSummary& summary, const std::vector<Cell>& cell
           if (std::abs(delta) <= tolerance_) {
             ++summary.within_tolerance;
           } else {
-            summary.outside.push_back(fmt::format("{} {} {}: ours {:.3f} vs published {:.3f} ({:+.3f})", name_,
-                                                  dataset->label, method, row["ours"].get<double>(), p, delta));
+            const std::string why = causes.empty() ? "no cap or data substitute recorded (see the table's notes)"
+                                                   : fmt::format("{}", fmt::join(causes, "; "));
+            summary.outside.push_back(fmt::format("{} {} {}: ours {:.3f} vs published {:.3f} ({:+.3f}); {}", name_,
+                                                  dataset->label, method, row["ours"].get<double>(), p, delta, why));
+            notes.push_back(fmt::format("Outside tolerance: {} {} ({:+.3f}); recorded: {}", dataset->label, method,
+                                        delta, why));
           }
         } else {
           summary.outside.push_back(fmt::format("{} {} {}: not implemented yet", name_, dataset->label, method));
