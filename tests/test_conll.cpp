@@ -199,3 +199,25 @@ TEST_CASE("sequence-labeling specs are validated with file and key", "[conll]") 
              Contains("subsets.conll.300: expected a positive number of sentences"));
   CHECK_THAT(error_of(base + R"(, "published": {"MPG": {}}})"), Contains("published.MPG: no such method in methods"));
 }
+
+TEST_CASE("a Table X cell outside tolerance names the caps its selected model hit", "[conll]") {
+  const std::string dir = mpg::harness::data_directory() + "/conll2003";
+  if (!std::filesystem::exists(dir + "/eng.train.gz")) {
+    WARN("skipped: " << dir << " not found");
+    return;
+  }
+  TempDir work("conll_causes");
+  // 30 sentences and one L-BFGS iteration: the training stops at its cap; 0.99 is out of reach.
+  const std::string spec = work.write("spec.json", R"({"task": "sequence_labeling", "name": "tiny", "table": "f1",
+      "dataset": {"registry": "conll2003"}, "subsets": {"tiny": 30}, "classes": ["PER"],
+      "protocol": {"validation_fraction": 0.3333333333333333}, "compare_level": "entity",
+      "methods": {"MPG": {"kind": "mpg", "lambda": [1], "max_iterations": 1}}, "tolerance": 0,
+      "published": {"MPG": {"tiny": {"testa": {"PER": 0.99}}}}})");
+  mpg::harness::RunOptions options;
+  options.results_directory = (work.path() / "results").string();
+  options.progress = false;
+  const auto run = mpg::harness::run_experiment(spec, options);
+  REQUIRE(run.outside.size() == 1);
+  CHECK_THAT(run.outside[0], Catch::StartsWith("tiny PER testa MPG: "));
+  CHECK_THAT(run.outside[0], Catch::EndsWith("; training not converged (L-BFGS stopped: reached the iteration limit (1))"));
+}

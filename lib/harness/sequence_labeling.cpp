@@ -11,6 +11,7 @@
 // grid order among ties) and its testa/testb scores are reported. Only the validation score
 // takes part in the choice.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
@@ -589,9 +590,20 @@ RunSummary SequenceExperiment::run_f1() {
             const bool within = std::abs(delta) <= tolerance;
             ++summary.published_cells;
             summary.within_tolerance += within;
+            // What the selected model's run recorded that can explain a miss: its caps.
+            std::vector<std::string> causes;
+            if (!r.value("converged", true))
+              causes.push_back("training not converged (" + r.value("optimizer", std::string("optimizer cap")) + ")");
+            if (r.value("unconverged_training_games", 0) > 0)
+              causes.push_back(fmt::format("{} training games not converged", r["unconverged_training_games"].get<long>()));
+            if (r.value("unconverged_test_games", 0) > 0)
+              causes.push_back(fmt::format("{} testa/testb games not converged", r["unconverged_test_games"].get<long>()));
+            row["recorded_causes"] = causes;
             if (!within)
-              summary.outside.push_back(fmt::format("{} {} {} {}: {:.2f} vs {:.2f} ({:+.2f})", d->name, name, set, method,
-                                                    100 * compared, 100 * p, 100 * delta));
+              summary.outside.push_back(fmt::format("{} {} {} {}: {:.2f} vs {:.2f} ({:+.2f}); {}", d->name, name, set, method,
+                                                    100 * compared, 100 * p, 100 * delta,
+                                                    causes.empty() ? std::string("no cap recorded (see the table's notes)")
+                                                                   : fmt::format("{}", fmt::join(causes, "; "))));
             row["published"] = p;
             row["delta"] = delta;
             row["within_tolerance"] = within;
