@@ -4,6 +4,8 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "lib/error.hpp"
+#include "lib/harness/common.hpp"
 #include "lib/harness/experiment.hpp"
 
 namespace mpg::cli {
@@ -42,6 +44,14 @@ Action add_run(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   return [s] {
+    // Cells are keyed by the tree's code revision: a binary built from other code would file its
+    // results under the wrong key (and poison the cache for the next, correct build).
+    const std::string tree = harness::source_stamp();
+    const std::string built = build_source_stamp();
+    if (tree != "unknown" && built != "unknown" && tree != built)
+      throw Error("this mpg binary was built from other code than the source tree now holds (lib/, baselines/, "
+                  "cli/ or CMakeLists.txt changed since the build): rebuild it (./scripts/build.sh) before "
+                  "`mpg run`, so that cached cells are keyed by the code that computed them");
     s->options.progress = !s->quiet;
     for (const auto& spec : s->specs) {
       const harness::RunSummary summary = harness::run_experiment(spec, s->options);

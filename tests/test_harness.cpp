@@ -558,3 +558,57 @@ TEST_CASE("source_revision: the last commit of the given paths, -dirty with unco
     CHECK(!source_revision(method_source_paths(kind)).empty());
   CHECK(source_revision() == source_revision({"lib", "baselines", "cli", "CMakeLists.txt", "datasets/registry.json"}));
 }
+
+TEST_CASE("source_stamp: the content of the compiled code, the same at build time and at run time", "[harness]") {
+  if (std::system("git --version >/dev/null 2>&1") != 0) {
+    WARN("skipped: no git");
+    return;
+  }
+  TempDir dir;
+  const fs::path repo = dir.path() / "tree";
+  fs::create_directories(repo / "lib");
+  fs::create_directories(repo / "cli");
+  fs::create_directories(repo / "docs");
+  const std::string git = "git -c user.name=test -c user.email=test@example.com -c commit.gpgsign=false ";
+  REQUIRE(run_in(repo, "git init -q") == 0);
+  std::ofstream(repo / "lib" / "game.cpp") << "1\n";
+  std::ofstream(repo / "cli" / "main.cpp") << "1\n";
+  std::ofstream(repo / "CMakeLists.txt") << "1\n";
+  std::ofstream(repo / "docs" / "notes.md") << "1\n";
+  REQUIRE(run_in(repo, git + "add -A && " + git + "commit -q -m first") == 0);
+  const std::string root = repo.string();
+  // What cmake/source_stamp.cmake writes into the binary for the tree at `tree`.
+  auto build_time_stamp = [&](const std::string& tree) {
+    const std::string out = dir.file("stamp.cpp");
+    REQUIRE(std::system(("'" MPG_CMAKE_COMMAND "' -DSOURCE_DIR='" + tree + "' -DOUTPUT='" + out + "' -P '" +
+                         std::string(MPG_SOURCE_DIR) + "/cmake/source_stamp.cmake'")
+                            .c_str()) == 0);
+    const std::string text = read_file(out);
+    std::smatch match;
+    REQUIRE(std::regex_search(text, match, std::regex("return \"([0-9a-f]{64}|unknown)\";")));
+    return match[1].str();
+  };
+
+  const std::string first = source_stamp(root);
+  CHECK(first.size() == 64);
+  CHECK(build_time_stamp(root) == first);
+  std::ofstream(repo / "docs" / "notes.md") << "2\n";  // not compiled code
+  CHECK(source_stamp(root) == first);
+  std::ofstream(repo / "lib" / "game.cpp") << "2\n";  // an uncommitted edit
+  const std::string edited = source_stamp(root);
+  CHECK(edited != first);
+  CHECK(build_time_stamp(root) == edited);
+  REQUIRE(run_in(repo, git + "commit -q -am second") == 0);  // committing does not change the content
+  CHECK(source_stamp(root) == edited);
+  std::ofstream(repo / "lib" / "new.cpp") << "1\n";  // untracked, but the build's glob compiles it
+  const std::string added = source_stamp(root);
+  CHECK(added != edited);
+  CHECK(build_time_stamp(root) == added);
+  fs::remove(repo / "cli" / "main.cpp");  // tracked, deleted
+  CHECK(source_stamp(root) != added);
+  CHECK(build_time_stamp(root) == source_stamp(root));
+
+  fs::create_directories(dir.path() / "plain");
+  CHECK(source_stamp((dir.path() / "plain").string()) == "unknown");
+  CHECK(build_time_stamp((dir.path() / "plain").string()) == "unknown");
+}

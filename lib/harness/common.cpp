@@ -71,6 +71,26 @@ std::string source_revision(const std::vector<std::string>& paths, const std::st
   return revision;
 }
 
+std::string source_stamp(const std::string& directory) {
+  std::string git = "git -C ";
+  git += shell_quote(directory);
+  const std::string listing =
+      command_output(git + " ls-files --cached --others --exclude-standard -- lib baselines cli CMakeLists.txt 2>/dev/null");
+  if (listing.empty()) return "unknown";
+  std::string lines;
+  std::size_t start = 0;
+  while (start <= listing.size()) {
+    const std::size_t end = std::min(listing.find('\n', start), listing.size());
+    const std::string path = listing.substr(start, end - start);
+    start = end + 1;
+    if (path.empty()) continue;
+    const std::string file = directory + "/" + path;
+    lines += std::filesystem::exists(file) ? sha256_file_hex(file) : std::string("deleted");
+    lines += "  " + path + "\n";
+  }
+  return sha256_hex(lines);
+}
+
 void SpecValidator::fail(const std::string& where, const std::string& what) const {
   throw InputError(path_, (where.empty() ? "" : where + ": ") + what);
 }

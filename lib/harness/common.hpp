@@ -35,6 +35,14 @@ const std::vector<std::string>& all_code_paths();
 std::string source_revision(const std::vector<std::string>& paths = all_code_paths(),
                             const std::string& directory = MPG_SOURCE_DIR);
 
+// Content stamp of the compiled code as the source tree at `directory` holds it now: the SHA-256
+// of the lines "<SHA-256 of the file>  <path>\n" over the files `git ls-files --cached --others
+// --exclude-standard -- lib baselines cli CMakeLists.txt` lists, in its order (a tracked file
+// missing from the working tree reads "deleted  <path>"); "unknown" without git.
+// cmake/source_stamp.cmake computes the same into the mpg binary at build time, so `mpg run` can
+// refuse a binary built from other code than the tree whose revision would key its cells.
+std::string source_stamp(const std::string& directory = MPG_SOURCE_DIR);
+
 // Spec validation with messages "<spec file>: <dotted key>: <what>" (thrown as InputError).
 class SpecValidator {
  public:
