@@ -28,8 +28,9 @@ Action add_run(CLI::App& app) {
                     "Apply the spec's reduced 'quick' grid; writes results/<name>.quick.*");
   command->add_option("--set", s->options.overrides,
                       "Override a spec value without editing it, e.g. "
-                      "--set datasets.adult.variant=a4a --set protocol.split_seed=7 "
-                      "--set 'methods.MPG.lambda=[0.5,1]' (repeatable)");
+                      "--set datasets.ADULT.variant=a4a --set protocol.split_seed=7 "
+                      "--set 'methods.MPG.lambda=[0.5,1]' (repeatable); key=null removes the key "
+                      "(a dataset or method with its published numbers); tables name the overrides");
   command->add_option("--threads", s->options.threads, "Cells run in parallel (0 = all cores)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);

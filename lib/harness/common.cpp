@@ -1,6 +1,8 @@
 // Shared harness pieces (lib/harness/common.hpp).
 #include "lib/harness/common.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -69,6 +71,12 @@ std::string source_revision(const std::vector<std::string>& paths, const std::st
   if (revision.empty()) return "unknown";
   if (!command_output(git + "status --porcelain --untracked-files=no" + pathspecs).empty()) revision += "-dirty";
   return revision;
+}
+
+std::string overrides_text(const RunOptions& options) {
+  std::string text;
+  for (const auto& o : options.overrides) text += fmt::format(" --set '{}'", o);
+  return text;
 }
 
 std::string source_stamp(const std::string& directory) {
