@@ -163,6 +163,13 @@ TEST_CASE("Overrides and the quick patch change the spec without editing it", "[
   CHECK_THROWS_WITH(load_spec(path, false, {"datasets.NOPE=null"}),
                     Catch::Contains("removes 'datasets.NOPE', which the spec does not have"));
   CHECK_THROWS_WITH(load_spec(path, false, {"datasets.OPT=null"}), Catch::Contains("datasets: expected a non-empty object"));
+  // Keys that hold dots (Table X's subsets) are addressed by the longest key present.
+  const std::string table10 = std::string(MPG_SOURCE_DIR) + "/experiments/table10_conll_f1.json";
+  const auto conll = load_spec(table10, false, {"subsets.conll.1000=null", "subsets.conll.3000=null",
+                                                "published.MPG.conll.300.testa.PER=0.5"});
+  CHECK(conll["subsets"] == nlohmann::json::parse(R"({"conll.300": 300})"));
+  CHECK(conll["published"]["MPG"]["conll.300"]["testa"]["PER"] == 0.5);
+  CHECK_FALSE(conll["published"]["CRF"].contains("conll.1000"));
   // A spec error is reported against the variant asked for, not its quick section.
   CHECK_THROWS_WITH(load_spec(path, false, {"tolerance=2"}), !Catch::Contains("quick section"));
 }

@@ -131,7 +131,16 @@ void apply_override(json& spec, const std::string& assignment, const std::string
   json* node = &spec;
   std::size_t start = 0;
   for (;;) {
-    const auto dot = key.find('.', start);
+    // A key may itself hold dots (Table X's subset "conll.300"): the longest key present here
+    // that the rest of the path starts with (up to a dot or the end) wins.
+    auto dot = key.find('.', start);
+    if (node->is_object())
+      for (std::size_t end = key.size(); end != std::string::npos && end > start;
+           end = end == 0 ? std::string::npos : key.rfind('.', end - 1))
+        if (node->contains(key.substr(start, end - start))) {
+          dot = end == key.size() ? std::string::npos : end;
+          break;
+        }
     const std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
     if (part.empty()) throw InputError(path, "override '" + assignment + "' has an empty key part");
     if (!node->is_object()) throw InputError(path, "override '" + assignment + "': '" + part + "' is not inside an object");
@@ -145,7 +154,7 @@ void apply_override(json& spec, const std::string& assignment, const std::string
       node->erase(part);
       const auto first_dot = key.find('.');
       const std::string section = key.substr(0, first_dot);
-      const bool top_level_entry = first_dot != std::string::npos && key.find('.', first_dot + 1) == std::string::npos;
+      const bool top_level_entry = first_dot != std::string::npos && start == first_dot + 1;
       if (top_level_entry && (section == "datasets" || section == "subsets" || section == "methods"))
         drop_published(spec, section, part);
       return;
