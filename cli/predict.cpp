@@ -30,7 +30,8 @@ Action add_predict(CLI::App& app) {
                       "Also write one line per example: predicted label (0/1) and marginal "
                       "P(Y_hat_i = 1)");
   command->add_flag("--json", s->json,
-                    "Print JSON: metric, score, n, predicted_positives, gap, ...");
+                    "Print JSON: metric, score, n, predicted_positives, mixed_examples (0 < P(Y_hat_i = 1) "
+                    "< 1), gap, ...");
   add_game_options(*command, s->game);
 
   return [s] {
@@ -55,10 +56,15 @@ Action add_predict(CLI::App& app) {
       write_file_atomically(s->predictions_path, lines);
     }
     const auto& game = prediction.game;
+    // The band where the predictor mixes: examples neither always nor never predicted positive
+    // (marginal within 1e-9 of neither 0 nor 1). Its width, not n, sets an F1 game's cost.
+    std::size_t mixed = 0;
+    for (double m : prediction.marginals) mixed += (m > 1e-9 && m < 1.0 - 1e-9) ? 1 : 0;
     nlohmann::ordered_json out = {{"metric", to_string(model.settings.metric)},
                           {"score", prediction.score},
                           {"n", n},
                           {"predicted_positives", prediction.action.size()},
+                          {"mixed_examples", mixed},
                           {"gap", game.gap},
                           {"solver", game.closed_form ? "closed form" : "double oracle"},
                           {"converged", game.converged()},
@@ -74,8 +80,8 @@ Action add_predict(CLI::App& app) {
     fmt::print("metric               {}\n", to_string(model.settings.metric));
     if (prediction.k) fmt::print("k                    {}\n", prediction.k);
     fmt::print("score                {:.6f}\nexpected score       {:.6f}\nn                    {}\n"
-               "predicted positives  {}\nprobability          {:.6f}\n",
-               prediction.score, prediction.expected_score, n, prediction.action.size(),
+               "predicted positives  {}\nmixed examples       {}\nprobability          {:.6f}\n",
+               prediction.score, prediction.expected_score, n, prediction.action.size(), mixed,
                prediction.probability);
     if (game.closed_form)
       fmt::print("game                 solved in closed form, gap {:.2e}, {:.3f} s\n", game.gap, game.seconds);

@@ -290,7 +290,7 @@ TEST_CASE("train + predict round trip on syn200", "[cli]") {
   REQUIRE(predicted.exited);
   REQUIRE(predicted.exit_code == 0);
   const nlohmann::json p = parse_json(predicted.out);
-  for (const char* key : {"metric", "score", "n", "predicted_positives", "gap"}) {
+  for (const char* key : {"metric", "score", "n", "predicted_positives", "mixed_examples", "gap"}) {
     INFO("key " << key);
     CHECK(p.contains(key));
   }
@@ -312,13 +312,16 @@ TEST_CASE("train + predict round trip on syn200", "[cli]") {
   std::vector<int> predicted_labels;
   int label = 0;
   double marginal = 0.0;
+  int mixed = 0;
   while (in >> label >> marginal) {
     CHECK((label == 0 || label == 1));
     CHECK(marginal >= -1e-9);
     CHECK(marginal <= 1.0 + 1e-9);
     predicted_labels.push_back(label);
+    if (marginal > 1e-9 && marginal < 1.0 - 1e-9) ++mixed;
   }
   REQUIRE(predicted_labels.size() == 200);
+  CHECK(p.at("mixed_examples").get<int>() == mixed);
   int ones = 0;
   for (int y : predicted_labels) ones += y;
   CHECK(ones == positives);

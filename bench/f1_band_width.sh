@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# What sets the cost of an F1 game over a whole file: the width of the band of examples on which
+# the predictor mixes, not n. Plays the ADULT F1 test game (a3a test file, n = 29,376) at the
+# theta of bench/models/adult_a3a_f1_lambda_2-5.json multiplied by each SCALE (default
+# 1 3 10 30 100), each stopped at the target gap 1e-6 of issue 3 or at CAP_SECONDS of game time
+# (default 2), pinned to one core under /usr/bin/time. Scaling theta scales every potential
+# psi_i = theta . x_i, which narrows the band about in proportion. "mixed examples" counts the
+# examples with 0 < P(Y_hat_i = 1) < 1 in the returned strategy (an equilibrium's only if the
+# game finished).
+#   bench/f1_band_width.sh [CAP_SECONDS [SCALE ...]]
+# Data from MPG_DATA_DIR (default ../shared/datasets); the build from MPG_BUILD_DIR (default build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+case "${1:-}" in -h|--help) sed -n '2,10p' "$0"; exit 0 ;; esac
+cap="${1:-2}"
+shift || true
+scales=("$@")
+[ ${#scales[@]} -gt 0 ] || scales=(1 3 10 30 100)
+number='^[0-9]+([.][0-9]+)?$'
+[[ "$cap" =~ $number ]] || { echo "f1_band_width.sh: CAP_SECONDS must be a number, got '$cap'" >&2; exit 2; }
+for s in "${scales[@]}"; do
+  [[ "$s" =~ $number ]] || { echo "f1_band_width.sh: SCALE must be a number, got '$s'" >&2; exit 2; }
+done
+mpg="${MPG_BUILD_DIR:-build}/mpg"
+test_file="${MPG_DATA_DIR:-../shared/datasets}/adult/a3a.t.gz"
+model=bench/models/adult_a3a_f1_lambda_2-5.json
+for f in "$mpg" "$test_file" "$model" /usr/bin/time; do
+  [ -e "$f" ] || { echo "f1_band_width.sh: missing $f (build with ./scripts/build.sh)" >&2; exit 1; }
+done
+pin=()
+command -v taskset > /dev/null && pin=(taskset -c 0)
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+echo "| theta scale | max abs theta | mixed examples | iterations | game s | gap | gap <= 1e-6 in <= 2 s | wall s | peak RSS MB | test F1 |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+for s in "${scales[@]}"; do
+  jq --argjson s "$s" '.theta |= map(. * $s) | .training.source += " (theta scaled by \($s) for bench/f1_band_width.sh)"' \
+    "$model" > "$work/model.json"
+  /usr/bin/time -f "%e %M" -o "$work/time" "${pin[@]}" "$mpg" predict --model "$work/model.json" \
+    --test "$test_file" --json --tolerance 1e-6 --max-seconds "$cap" > "$work/predict.json"
+  read -r seconds kilobytes < "$work/time"
+  theta_max="$(jq '.theta | map(fabs) | max' "$work/model.json")"
+  jq -r --arg s "$s" --arg wall "$seconds" --arg kb "$kilobytes" --argjson theta_max "$theta_max" \
+    'def sci: if . == 0 then "0" else (log10 | floor) as $e | "\(. / pow(10; $e) * 100 | round / 100)e\($e)" end;
+     "| \($s) | \($theta_max | sci) | \(.mixed_examples) | \(.iterations) | \(.seconds * 100 | round / 100) | \(.gap | sci) | \(if .gap <= 1e-6 and .seconds <= 2 then "yes" else "no" end) | \($wall) | \(($kb | tonumber) / 1024 * 10 | round / 10) | \(.score * 1000 | round / 1000) |"' \
+    "$work/predict.json"
+done
