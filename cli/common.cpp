@@ -1,3 +1,5 @@
+#include <fmt/core.h>
+
 #include <charconv>
 #include <cmath>
 #include <memory>
@@ -23,6 +25,17 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
     start = end + 1;
   }
   return values;
+}
+
+std::function<void(const DoubleOracleSummary&)> game_progress_lines() {
+  auto next = std::make_shared<double>(2.0);
+  return [next](const DoubleOracleSummary& summary) {
+    if (summary.seconds < *next) return;
+    *next = summary.seconds + 5.0;
+    fmt::print(stderr, "  game: iteration {:6d}  gap {:.3e}  supports {}/{}  {:.0f} s\n",
+               summary.iterations, summary.gap, summary.predictor_support, summary.adversary_support,
+               summary.seconds);
+  };
 }
 
 void add_game_options(CLI::App& command, DoubleOracleOptions& options) {

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <string>
@@ -23,6 +24,8 @@
 #include "lib/matrix_game.hpp"
 
 namespace mpg {
+
+struct DoubleOracleSummary;
 
 struct DoubleOracleOptions {
   double tolerance = 1e-9;      // stop when gap <= tolerance
@@ -44,6 +47,9 @@ struct DoubleOracleOptions {
   // (detail::SmoothedResponses; 0 = off). 2-5x fewer iterations on F1 games at small potentials.
   double smoothing = 0.9;
   const LpBackend* lp_backend = nullptr;  // nullptr = default_lp_backend() (GLPK)
+  // Called after every iteration with the summary so far (iterations, gap, bounds, supports,
+  // seconds), e.g. for a progress line; empty = not called.
+  std::function<void(const DoubleOracleSummary&)> progress;
 };
 
 enum class DoubleOracleStatus { converged, iteration_limit, action_limit, time_limit, stalled };
@@ -393,6 +399,12 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
     summary.predictor_response_value = best_upper;
     summary.adversary_response_value = smoothing.lower_bound();
     summary.gap = best_upper - smoothing.lower_bound();
+    if (options.progress) {
+      summary.predictor_support = static_cast<int>(solution.predictor.size());
+      summary.adversary_support = static_cast<int>(solution.adversary.size());
+      summary.seconds = seconds_since(start);
+      options.progress(summary);
+    }
     if (summary.gap <= options.tolerance) {
       summary.status = DoubleOracleStatus::converged;
       break;

@@ -82,6 +82,25 @@ TEST_CASE("An iteration cap is reported as not converged with its gap", "[double
   CHECK(action_capped.summary.gap > options.tolerance);
 }
 
+TEST_CASE("The progress callback sees every iteration and the final gap", "[double_oracle]") {
+  std::mt19937 rng(5);
+  F1Game game(random_potentials(40, rng));
+  DoubleOracleOptions options;
+  std::vector<DoubleOracleSummary> seen;
+  options.progress = [&seen](const DoubleOracleSummary& summary) { seen.push_back(summary); };
+  const auto solution = solve_double_oracle(game, options);
+  REQUIRE(solution.summary.converged());
+  REQUIRE(seen.size() == static_cast<std::size_t>(solution.summary.iterations));
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    CHECK(seen[i].iterations == static_cast<int>(i) + 1);
+    CHECK(seen[i].predictor_support >= 1);
+    CHECK(seen[i].adversary_support >= 1);
+    if (i > 0) CHECK(seen[i].seconds >= seen[i - 1].seconds);
+  }
+  CHECK(seen.back().gap == solution.summary.gap);
+  CHECK(seen.front().gap > options.tolerance);
+}
+
 TEST_CASE("Warm-started double oracle reaches the same value", "[double_oracle]") {
   std::mt19937 rng(12);
   F1Game game(random_potentials(200, rng));
