@@ -26,17 +26,17 @@ trap 'rm -rf "$work"' EXIT
 
 "$mpg" train --metric precision_at_k --lambda 1 --train "$data/a3a" --model "$work/patk.json" --quiet
 
-echo "| game | wall s | peak RSS MB | iterations | gap | converged | gap <= 1e-6 in <= 2 s | test score |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| game | wall s | peak RSS MB | iterations | mixed examples | gap | converged | gap <= 1e-6 in <= 2 s | test score |"
+echo "|---|---|---|---|---|---|---|---|---|"
 row() {  # name, model, extra predict options...
   local name="$1" model="$2"
   shift 2
   /usr/bin/time -f "%e %M" -o "$work/time" "${pin[@]}" "$mpg" predict --model "$model" \
-    --test "$data/a3a.t.gz" --json "$@" > "$work/predict.json"
+    --test "$data/a3a.t.gz" --json --quiet "$@" > "$work/predict.json"
   read -r seconds kilobytes < "$work/time"
   jq -r --arg name "$name" --arg s "$seconds" --arg kb "$kilobytes" \
     'def sci: if . == 0 then "0" else (log10 | floor) as $e | "\(. / pow(10; $e) * 100 | round / 100)e\($e)" end;
-     "| \($name) | \($s) | \(($kb | tonumber) / 1024 * 10 | round / 10) | \(if .solver == "closed form" then "closed form" else .iterations end) | \(.gap | sci) | \(.converged) | \(if (.gap <= 1e-6 and ($s | tonumber) <= 2) then "yes" else "**no**" end) | \(.score * 1000 | round / 1000) |"' \
+     "| \($name) | \($s) | \(($kb | tonumber) / 1024 * 10 | round / 10) | \(if .solver == "closed form" then "closed form" else .iterations end) | \(.mixed_examples) | \(.gap | sci) | \(.converged) | \(if (.gap <= 1e-6 and ($s | tonumber) <= 2) then "yes" else "**no**" end) | \(.score * 1000 | round / 1000) |"' \
     "$work/predict.json"
 }
 row "P@k, lambda = 1" "$work/patk.json"
