@@ -27,15 +27,18 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
   return values;
 }
 
-std::function<void(const DoubleOracleSummary&)> game_progress_lines() {
+void add_game_progress(CLI::App& command, DoubleOracleOptions& options) {
   auto next = std::make_shared<double>(2.0);
-  return [next](const DoubleOracleSummary& summary) {
+  options.progress = [next](const DoubleOracleSummary& summary) {
     if (summary.seconds < *next) return;
     *next = summary.seconds + 5.0;
     fmt::print(stderr, "  game: iteration {:6d}  gap {:.3e}  supports {}/{}  {:.0f} s\n",
                summary.iterations, summary.gap, summary.predictor_support, summary.adversary_support,
                summary.seconds);
   };
+  command.add_flag_callback("--quiet", [&options] { options.progress = nullptr; },
+                            "No progress lines on stderr (a game running longer than 2 s prints "
+                            "one every 5 s)");
 }
 
 void add_game_options(CLI::App& command, DoubleOracleOptions& options) {

@@ -18,7 +18,6 @@ Action add_predict(CLI::App& app) {
     std::string test_path;
     std::string predictions_path;
     bool json = false;
-    bool quiet = false;
     DoubleOracleOptions game;
   };
   auto s = std::make_shared<Settings>();
@@ -33,8 +32,8 @@ Action add_predict(CLI::App& app) {
   command->add_flag("--json", s->json,
                     "Print JSON: metric, score, n, predicted_positives, mixed_examples (0 < P(Y_hat_i = 1) "
                     "< 1), gap, ...");
-  command->add_flag("--quiet", s->quiet, "No progress lines on stderr (a game running longer than 2 s prints one every 5 s)");
   add_game_options(*command, s->game);
+  add_game_progress(*command, s->game);
 
   return [s] {
     nlohmann::json model_json;
@@ -46,7 +45,6 @@ Action add_predict(CLI::App& app) {
     const BinaryModel model = BinaryModel::from_json(model_json, s->model_path);
     const BinaryProblem problem =
         load_binary_problem(s->test_path, model.positive_label, model.feature_count, model.bias);
-    if (!s->quiet) s->game.progress = game_progress_lines();
     const BinaryPrediction prediction = predict_binary_mpg(model, problem, s->game);
     const std::size_t n = problem.labels.size();
     if (!s->predictions_path.empty()) {

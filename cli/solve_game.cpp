@@ -21,7 +21,6 @@ Action add_solve_game(CLI::App& app) {
     std::size_t k = 0;
     std::string adversary = "unrestricted";
     bool json = false;
-    bool quiet = false;
     DoubleOracleOptions game;
   };
   auto s = std::make_shared<Settings>();
@@ -47,8 +46,8 @@ Action add_solve_game(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"unrestricted", "exactly_k"}));
   command->add_flag("--json", s->json, "Print JSON: value, gap, iterations, predictor, adversary");
-  command->add_flag("--quiet", s->quiet, "No progress lines on stderr (a game running longer than 2 s prints one every 5 s)");
   add_game_options(*command, s->game);
+  add_game_progress(*command, s->game);
 
   return [s] {
     if (s->potentials.empty() && s->potentials_file.empty())
@@ -76,7 +75,6 @@ Action add_solve_game(CLI::App& app) {
       game = std::make_unique<PrecisionAtKGame>(std::move(psi), s->k,
                                                 parse_adversary_restriction(s->adversary));
     }
-    if (!s->quiet) s->game.progress = game_progress_lines();
     const auto solution = solve_double_oracle(*game, s->game);
     const auto& summary = solution.summary;
     auto strategy_json = [n](const MixedStrategy<BinaryAction>& strategy) {
