@@ -13,16 +13,10 @@ cd "$(dirname "$0")/.."
 case "${1:-}" in -h|--help) sed -n '2,11p' "$0"; exit 0 ;; esac
 f1_seconds="${1:-120}"
 [[ "$f1_seconds" =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "adult_test_games.sh: F1_SECONDS must be a number, got '$f1_seconds'" >&2; exit 2; }
-mpg="${MPG_BUILD_DIR:-build}/mpg"
-data="${MPG_DATA_DIR:-../shared/datasets}/adult"
+. bench/common.sh
+data="$data_dir/adult"
 f1_model=bench/models/adult_a3a_f1_lambda_2-5.json
-for f in "$mpg" "$data/a3a" "$data/a3a.t.gz" "$f1_model" /usr/bin/time; do
-  [ -e "$f" ] || { echo "adult_test_games.sh: missing $f (build with ./scripts/build.sh)" >&2; exit 1; }
-done
-pin=()
-command -v taskset > /dev/null && pin=(taskset -c 0)
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+require "$mpg" "$data/a3a" "$data/a3a.t.gz" "$f1_model" /usr/bin/time
 
 "$mpg" train --metric precision_at_k --lambda 1 --train "$data/a3a" --model "$work/patk.json" --quiet
 
@@ -35,7 +29,7 @@ row() {  # name, model, extra predict options...
     --test "$data/a3a.t.gz" --json --quiet "$@" > "$work/predict.json"
   read -r seconds kilobytes < "$work/time"
   jq -r --arg name "$name" --arg s "$seconds" --arg kb "$kilobytes" \
-    'def sci: if . == 0 then "0" else (log10 | floor) as $e | "\(. / pow(10; $e) * 100 | round / 100)e\($e)" end;
+    "$jq_sci"'
      "| \($name) | \($s) | \(($kb | tonumber) / 1024 * 10 | round / 10) | \(if .solver == "closed form" then "closed form" else .iterations end) | \(.mixed_examples) | \(.gap | sci) | \(.converged) | \(if (.gap <= 1e-6 and ($s | tonumber) <= 2) then "yes" else "**no**" end) | \(.score * 1000 | round / 1000) |"' \
     "$work/predict.json"
 }

@@ -11,7 +11,7 @@
 # Data from MPG_DATA_DIR (default ../shared/datasets); the build from MPG_BUILD_DIR (default build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-case "${1:-}" in -h|--help) sed -n '2,10p' "$0"; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,11p' "$0"; exit 0 ;; esac
 cap="${1:-2}"
 shift || true
 scales=("$@")
@@ -21,16 +21,10 @@ number='^[0-9]+([.][0-9]+)?$'
 for s in "${scales[@]}"; do
   [[ "$s" =~ $number ]] || { echo "f1_band_width.sh: SCALE must be a number, got '$s'" >&2; exit 2; }
 done
-mpg="${MPG_BUILD_DIR:-build}/mpg"
-test_file="${MPG_DATA_DIR:-../shared/datasets}/adult/a3a.t.gz"
+. bench/common.sh
+test_file="$data_dir/adult/a3a.t.gz"
 model=bench/models/adult_a3a_f1_lambda_2-5.json
-for f in "$mpg" "$test_file" "$model" /usr/bin/time; do
-  [ -e "$f" ] || { echo "f1_band_width.sh: missing $f (build with ./scripts/build.sh)" >&2; exit 1; }
-done
-pin=()
-command -v taskset > /dev/null && pin=(taskset -c 0)
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+require "$mpg" "$test_file" "$model" /usr/bin/time
 
 echo "| theta scale | max abs theta | mixed examples | iterations | game s | gap | gap <= 1e-6 in <= 2 s | wall s | peak RSS MB | test F1 |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
@@ -42,7 +36,7 @@ for s in "${scales[@]}"; do
   read -r seconds kilobytes < "$work/time"
   theta_max="$(jq '.theta | map(fabs) | max' "$work/model.json")"
   jq -r --arg s "$s" --arg wall "$seconds" --arg kb "$kilobytes" --argjson theta_max "$theta_max" \
-    'def sci: if . == 0 then "0" else (log10 | floor) as $e | "\(. / pow(10; $e) * 100 | round / 100)e\($e)" end;
+    "$jq_sci"'
      "| \($s) | \($theta_max | sci) | \(.mixed_examples) | \(.iterations) | \(.seconds * 100 | round / 100) | \(.gap | sci) | \(if .gap <= 1e-6 and .seconds <= 2 then "yes" else "no" end) | \($wall) | \(($kb | tonumber) / 1024 * 10 | round / 10) | \(.score * 1000 | round / 1000) |"' \
     "$work/predict.json"
 done
