@@ -1,6 +1,7 @@
 // mpg train: learn theta of a binary MPG (F1 or P@k) from a LIBSVM file; writes a JSON model.
 #include <fmt/core.h>
 
+#include <chrono>
 #include <memory>
 
 #include "cli/commands.hpp"
@@ -80,7 +81,7 @@ Action add_train(CLI::App& app) {
   command->add_flag("--on-demand-accuracy", s->on_demand_accuracy,
                     "cutting_plane: stop each game once its bracket on the objective decides the "
                     "bundle step (faster where games are hard, e.g. syn1000; slower on OPTDIGITS)");
-  command->add_flag("--quiet", s->quiet, "No per-iteration progress on stderr");
+  command->add_flag("--quiet", s->quiet, "No progress lines on stderr (one every 20 iterations, and one whenever 10 s pass without)");
   add_game_options(*command, s->game);
   // The trainer re-solves its games at every theta only as accurately as the bundle step needs;
   // there smoothing did not pay (bench/README.md), so it stays off unless asked for.
@@ -131,12 +132,27 @@ Action add_train(CLI::App& app) {
       options.on_demand_accuracy = s->on_demand_accuracy;
       options.lp_backend = s->game.lp_backend;
       if (s->max_iterations_given) options.max_iterations = s->max_iterations;
-      if (!s->quiet)
-        options.progress = [](int iteration, double upper, double lower, int rows, int columns) {
-          if (iteration % 20 == 0)
-            fmt::print(stderr, "  iteration {:5d}  objective {:.10g}  gap {:.3e}  actions {}/{}\n",
-                       iteration, upper, upper - lower, rows, columns);
+      if (!s->quiet) {
+        // A line every 20 iterations, and whenever 10 s passed without one: slow iterations
+        // (hard games) show the restricted-game solves inside them.
+        using clock = std::chrono::steady_clock;
+        auto last_line = std::make_shared<clock::time_point>(clock::now());
+        auto quiet_for = [last_line] { return std::chrono::duration<double>(clock::now() - *last_line).count(); };
+        options.progress = [last_line, quiet_for](int iteration, double upper, double lower, int rows,
+                                                  int columns) {
+          if (iteration % 20 != 0 && quiet_for() < 10.0) return;
+          *last_line = clock::now();
+          fmt::print(stderr, "  iteration {:5d}  objective {:.10g}  gap {:.3e}  actions {}/{}\n",
+                     iteration, upper, upper - lower, rows, columns);
         };
+        options.game_progress = [last_line, quiet_for](int iteration, long solves, double gap,
+                                                       double target) {
+          if (quiet_for() < 10.0) return;
+          *last_line = clock::now();
+          fmt::print(stderr, "  iteration {:5d}  restricted-game solve {}  game gap {:.3e} (solving to {:.1e})\n",
+                     iteration, solves, gap, target);
+        };
+      }
       CuttingPlaneSummary summary;
       BinaryModel model = train_binary_mpg_cutting_plane(problem, settings, options, &summary);
       save(std::move(model),

@@ -240,6 +240,8 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
         const double target = center_value - 0.1 * predicted_decrease;
         const bool decided = std::isfinite(target) && (upper <= target || upper - game_gap >= target);
         const bool finished = game_gap <= game_tolerance || (options.on_demand_accuracy && decided);
+        if (options.game_progress)
+          options.game_progress(summary.iterations, summary.game_iterations, game_gap, game_tolerance);
         if (!finished) {
           if (!stale_rows.empty() || !stale_columns.empty()) {
             pruning.drop(rows, stale_rows, columns, stale_columns);

@@ -56,6 +56,9 @@ struct CuttingPlaneOptions {
   // Called after each iteration with (iteration, upper bound, lower bound, restricted game rows,
   // columns).
   std::function<void(int, double, double, int, int)> progress;
+  // Called after each restricted-game solve with (iteration, restricted-game solves so far, the
+  // game's current gap, the gap it is being solved to): progress inside a long iteration.
+  std::function<void(int, long, double, double)> game_progress;
 };
 
 struct CuttingPlaneSummary {

@@ -104,3 +104,27 @@ TEST_CASE("Cutting-plane training rejects lambda <= 0 and reports caps as not co
   CHECK(summary.status == "not converged: restricted-game solve limit (3)");
   CHECK(summary.game_iterations == 3);
 }
+
+TEST_CASE("Cutting-plane training reports every restricted-game solve to game_progress",
+          "[cutting_plane]") {
+  std::mt19937 rng(7);
+  const BinaryProblem problem = random_problem(8, 2, rng);
+  CuttingPlaneOptions options;
+  options.lambda = 0.1;
+  std::vector<long> solves;
+  int last_iteration = 0;
+  bool gaps_valid = true;
+  options.game_progress = [&](int iteration, long solve, double gap, double target) {
+    CHECK(iteration >= last_iteration);
+    last_iteration = iteration;
+    solves.push_back(solve);
+    gaps_valid = gaps_valid && gap >= -1e-9 && target > 0.0;
+  };
+  CuttingPlaneSummary summary;
+  train_binary_mpg_cutting_plane(problem, f1_settings(), options, &summary);
+  REQUIRE(summary.converged);
+  REQUIRE(solves.size() == static_cast<std::size_t>(summary.game_iterations));
+  for (std::size_t i = 0; i < solves.size(); ++i) CHECK(solves[i] == static_cast<long>(i) + 1);
+  CHECK(last_iteration == summary.iterations);
+  CHECK(gaps_valid);
+}
