@@ -30,8 +30,8 @@ Action add_predict(CLI::App& app) {
                       "Also write one line per example: predicted label (0/1) and marginal "
                       "P(Y_hat_i = 1)");
   command->add_flag("--json", s->json,
-                    "Print JSON: metric, score, n, predicted_positives, mixed_examples (0 < P(Y_hat_i = 1) "
-                    "< 1), gap, ...");
+                    "Print JSON: metric, score, n, predicted_positives, mixed_examples "
+                    "(0 < P(Y_hat_i = 1) < 1), gap, ...");
   add_game_options(*command, s->game);
   add_game_progress(*command, s->game);
 

@@ -81,7 +81,9 @@ Action add_train(CLI::App& app) {
   command->add_flag("--on-demand-accuracy", s->on_demand_accuracy,
                     "cutting_plane: stop each game once its bracket on the objective decides the "
                     "bundle step (faster where games are hard, e.g. syn1000; slower on OPTDIGITS)");
-  command->add_flag("--quiet", s->quiet, "No progress lines on stderr (one every 20 iterations, and one whenever 10 s pass without)");
+  command->add_flag("--quiet", s->quiet,
+                    "No progress lines on stderr (one every 20 iterations, and one whenever 10 s "
+                    "pass without)");
   add_game_options(*command, s->game);
   // The trainer re-solves its games at every theta only as accurately as the bundle step needs;
   // there smoothing did not pay (bench/README.md), so it stays off unless asked for.
@@ -137,7 +139,9 @@ Action add_train(CLI::App& app) {
         // (hard games) show the restricted-game solves inside them.
         using clock = std::chrono::steady_clock;
         auto last_line = std::make_shared<clock::time_point>(clock::now());
-        auto quiet_for = [last_line] { return std::chrono::duration<double>(clock::now() - *last_line).count(); };
+        auto quiet_for = [last_line] {
+          return std::chrono::duration<double>(clock::now() - *last_line).count();
+        };
         options.progress = [last_line, quiet_for](int iteration, double upper, double lower, int rows,
                                                   int columns) {
           if (iteration % 20 != 0 && quiet_for() < 10.0) return;
@@ -149,7 +153,8 @@ Action add_train(CLI::App& app) {
                                                        double target) {
           if (quiet_for() < 10.0) return;
           *last_line = clock::now();
-          fmt::print(stderr, "  iteration {:5d}  restricted-game solve {}  game gap {:.3e} (solving to {:.1e})\n",
+          fmt::print(stderr,
+                     "  iteration {:5d}  restricted-game solve {}  game gap {:.3e} (solving to {:.1e})\n",
                      iteration, solves, gap, target);
         };
       }
