@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -23,6 +24,24 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
 
 // Registers the double oracle's options (--tolerance, --max-game-iterations, --max-seconds, ...).
 void add_game_options(CLI::App& command, DoubleOracleOptions& options);
+
+// When a progress line is due: `first` seconds after creation, then `period` seconds after the
+// previous line (printed() marks one; a line printed for another reason counts too).
+class LineTimer {
+ public:
+  LineTimer(double first, double period)
+      : next_(std::chrono::steady_clock::now() + seconds(first)), period_(period) {}
+  bool due() const { return std::chrono::steady_clock::now() >= next_; }
+  void printed() { next_ = std::chrono::steady_clock::now() + seconds(period_); }
+
+ private:
+  static std::chrono::steady_clock::duration seconds(double s) {
+    return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(s));
+  }
+  std::chrono::steady_clock::time_point next_;
+  double period_;
+};
 
 // Progress lines on stderr for a long game, the first after 2 s and then one every 5 s
 // (iteration, gap, supports, seconds), with --quiet to turn them off. Short games print nothing.

@@ -28,10 +28,10 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
 }
 
 void add_game_progress(CLI::App& command, DoubleOracleOptions& options) {
-  auto next = std::make_shared<double>(2.0);
-  options.progress = [next](const DoubleOracleSummary& summary) {
-    if (summary.seconds < *next) return;
-    *next = summary.seconds + 5.0;
+  auto timer = std::make_shared<LineTimer>(2.0, 5.0);
+  options.progress = [timer](const DoubleOracleSummary& summary) {
+    if (!timer->due()) return;
+    timer->printed();
     fmt::print(stderr, "  game: iteration {:6d}  gap {:.3e}  supports {}/{}  {:.0f} s\n",
                summary.iterations, summary.gap, summary.predictor_support, summary.adversary_support,
                summary.seconds);

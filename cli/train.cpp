@@ -1,7 +1,6 @@
 // mpg train: learn theta of a binary MPG (F1 or P@k) from a LIBSVM file; writes a JSON model.
 #include <fmt/core.h>
 
-#include <chrono>
 #include <memory>
 
 #include "cli/commands.hpp"
@@ -137,22 +136,16 @@ Action add_train(CLI::App& app) {
       if (!s->quiet) {
         // A line every 20 iterations, and whenever 10 s passed without one: slow iterations
         // (hard games) show the restricted-game solves inside them.
-        using clock = std::chrono::steady_clock;
-        auto last_line = std::make_shared<clock::time_point>(clock::now());
-        auto quiet_for = [last_line] {
-          return std::chrono::duration<double>(clock::now() - *last_line).count();
-        };
-        options.progress = [last_line, quiet_for](int iteration, double upper, double lower, int rows,
-                                                  int columns) {
-          if (iteration % 20 != 0 && quiet_for() < 10.0) return;
-          *last_line = clock::now();
+        auto timer = std::make_shared<LineTimer>(10.0, 10.0);
+        options.progress = [timer](int iteration, double upper, double lower, int rows, int columns) {
+          if (iteration % 20 != 0 && !timer->due()) return;
+          timer->printed();
           fmt::print(stderr, "  iteration {:5d}  objective {:.10g}  gap {:.3e}  actions {}/{}\n",
                      iteration, upper, upper - lower, rows, columns);
         };
-        options.game_progress = [last_line, quiet_for](int iteration, long solves, double gap,
-                                                       double target) {
-          if (quiet_for() < 10.0) return;
-          *last_line = clock::now();
+        options.game_progress = [timer](int iteration, long solves, double gap, double target) {
+          if (!timer->due()) return;
+          timer->printed();
           fmt::print(stderr,
                      "  iteration {:5d}  restricted-game solve {}  game gap {:.3e} (solving to {:.1e})\n",
                      iteration, solves, gap, target);
