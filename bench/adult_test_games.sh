@@ -15,8 +15,7 @@ f1_seconds="${1:-120}"
 [[ "$f1_seconds" =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "adult_test_games.sh: F1_SECONDS must be a number, got '$f1_seconds'" >&2; exit 2; }
 . bench/common.sh
 data="$data_dir/adult"
-f1_model=bench/models/adult_a3a_f1_lambda_2-5.json
-require "$mpg" "$data/a3a" "$data/a3a.t.gz" "$f1_model" /usr/bin/time
+require "$mpg" "$data/a3a" "$data/a3a.t.gz" "$adult_f1_model" /usr/bin/time
 
 "$mpg" train --metric precision_at_k --lambda 1 --train "$data/a3a" --model "$work/patk.json" --quiet
 
@@ -34,4 +33,4 @@ row() {  # name, model, extra predict options...
     "$work/predict.json"
 }
 row "P@k, lambda = 1" "$work/patk.json"
-row "F1, lambda = 2^-5 (cap ${f1_seconds} s)" "$f1_model" --max-seconds "$f1_seconds"
+row "F1, lambda = 2^-5 (cap ${f1_seconds} s)" "$adult_f1_model" --max-seconds "$f1_seconds"

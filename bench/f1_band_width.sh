@@ -12,27 +12,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-}" in -h|--help) sed -n '2,11p' "$0"; exit 0 ;; esac
-cap="${1:-2}"
-shift || true
-scales=("$@")
-[ ${#scales[@]} -gt 0 ] || scales=(1 3 10 30 100)
-number='^[0-9]+([.][0-9]+)?$'
-[[ "$cap" =~ $number ]] || { echo "f1_band_width.sh: CAP_SECONDS must be a number, got '$cap'" >&2; exit 2; }
-for s in "${scales[@]}"; do
-  [[ "$s" =~ $number ]] || { echo "f1_band_width.sh: SCALE must be a number, got '$s'" >&2; exit 2; }
-done
 . bench/common.sh
-test_file="$data_dir/adult/a3a.t.gz"
-model=bench/models/adult_a3a_f1_lambda_2-5.json
-require "$mpg" "$test_file" "$model" /usr/bin/time
+cap_and_scales 2 "1 3 10 30 100" "$@"
+require "$mpg" "$adult_test" "$adult_f1_model" /usr/bin/time
 
 echo "| theta scale | max abs theta | mixed examples | iterations | game s | gap | gap <= 1e-6 in <= 2 s | wall s | peak RSS MB | test F1 |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for s in "${scales[@]}"; do
   jq --argjson s "$s" '.theta |= map(. * $s) | .training.source += " (theta scaled by \($s) for bench/f1_band_width.sh)"' \
-    "$model" > "$work/model.json"
+    "$adult_f1_model" > "$work/model.json"
   /usr/bin/time -f "%e %M" -o "$work/time" "${pin[@]}" "$mpg" predict --model "$work/model.json" \
-    --test "$test_file" --json --tolerance 1e-6 --max-seconds "$cap" > "$work/predict.json"
+    --test "$adult_test" --json --tolerance 1e-6 --max-seconds "$cap" > "$work/predict.json"
   read -r seconds kilobytes < "$work/time"
   theta_max="$(jq '.theta | map(fabs) | max' "$work/model.json")"
   jq -r --arg s "$s" --arg wall "$seconds" --arg kb "$kilobytes" --argjson theta_max "$theta_max" \

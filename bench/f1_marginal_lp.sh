@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The ADULT F1 test game (a3a test file, n = 29,376) solved over marginals by the prototype
+# build/f1_marginal_lp (bench/tools/f1_marginal_lp.cpp), at the theta of
+# bench/models/adult_a3a_f1_lambda_2-5.json multiplied by each SCALE (default 10 3 1), pinned to
+# one core under /usr/bin/time, each stopped at gap 1e-6 or when a round starts after
+# CAP_SECONDS of game time (default 60). The band of psi-ranks [a, b) given to the prototype
+# holds the examples on which the double oracle's strategies mix at the same theta
+# (bench/f1_band_width.sh): [11380, 12060) at scale 1, [11600, 11830) at 3, [11687, 11759) at
+# 10, and [11720 - 400/SCALE, 11720 + 400/SCALE) at other scales. A band too narrow shows as a
+# gap that stalls (at scale 10, [11686, 11754) stalls at 3.4e-5).
+# Prints each round of each game, then one table row per game.
+#   bench/f1_marginal_lp.sh [CAP_SECONDS [SCALE ...]]
+# Data from MPG_DATA_DIR (default ../shared/datasets); the build from MPG_BUILD_DIR (default build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+case "${1:-}" in -h|--help) sed -n '2,13p' "$0"; exit 0 ;; esac
+. bench/common.sh
+cap_and_scales 60 "10 3 1" "$@"
+tool="${MPG_BUILD_DIR:-build}/f1_marginal_lp"
+require "$tool" "$adult_test" "$adult_f1_model" /usr/bin/time
+
+rows=()
+for s in "${scales[@]}"; do
+  case "$s" in
+    1) first=11380 end=12060 ;;
+    3) first=11600 end=11830 ;;
+    10) first=11687 end=11759 ;;
+    *) read -r first end < <(awk -v s="$s" 'BEGIN { h = int(400 / s + 0.5); print 11720 - h, 11720 + h }') ;;
+  esac
+  status=0
+  /usr/bin/time -f "%e %M" -o "$work/time" "${pin[@]}" "$tool" --model "$adult_f1_model" --test "$adult_test" \
+    --scale "$s" --band-first "$first" --band-end "$end" --tolerance 1e-6 --max-seconds "$cap" \
+    | tee "$work/rounds" || status=$?
+  read -r seconds kilobytes < <(tail -n 1 "$work/time")  # after a "Command exited" line
+  last="$(grep '^round' "$work/rounds" | tail -n 1)"
+  rounds="$(grep -c '^round' "$work/rounds")"
+  gap="$(sed -E 's/.*gap ([^ ]+) .*/\1/' <<< "$last")"
+  game_seconds="$(sed -E 's/.*, ([0-9.]+) s$/\1/' <<< "$last")"
+  met=no
+  [ "$status" -eq 0 ] && awk -v t="$game_seconds" 'BEGIN { exit !(t <= 2) }' && met=yes
+  rows+=("| $s | [$first, $end) | $rounds | $game_seconds | $gap | $met | $seconds | $(awk -v kb="$kilobytes" 'BEGIN { printf "%.1f", kb / 1024 }') |")
+done
+echo
+echo "| theta scale | band of psi-ranks | rounds | game s | gap | gap <= 1e-6 in <= 2 s | wall s | peak RSS MB |"
+echo "|---|---|---|---|---|---|---|---|"
+printf '%s\n' "${rows[@]}"
