@@ -379,9 +379,9 @@ int main(int argc, char** argv) {
                   round, kp.size(), kq.size(), game.lp_seconds, adversary.front().value,
                   predictor.front().value, gap, predictor.front().size, adversary.front().size,
                   seconds_since(start));
-      if (predictor.front().size <= a || predictor.front().size >= b || adversary.front().size <= a ||
-          adversary.front().size >= b)
-        std::printf("  a best response has a size outside the band (a, b): widen [a, b)\n");
+      if (predictor.front().size < a || predictor.front().size > b || adversary.front().size < a ||
+          adversary.front().size > b)
+        std::printf("  a best response has a size outside [a, b]: widen the band\n");
       std::fflush(stdout);
       if (gap <= tolerance) break;
       if (seconds_since(start) > max_seconds) {
@@ -391,14 +391,14 @@ int main(int argc, char** argv) {
       int added_k = 0, added_l = 0;
       for (const auto& [value, k] : predictor) {
         if (added_k == sizes_per_round || value <= game.value) break;
-        if (k > a && k < b && kp.insert(k).second) {
+        if (k >= a && k <= b && kp.insert(k).second) {
           restricted.add_predictor_size(k);
           ++added_k;
         }
       }
       for (const auto& [value, l] : adversary) {
         if (added_l == sizes_per_round || value >= game.value) break;
-        if (l > a && l < b && kq.insert(l).second) {
+        if (l >= a && l <= b && kq.insert(l).second) {
           restricted.add_adversary_size(l);
           ++added_l;
         }
