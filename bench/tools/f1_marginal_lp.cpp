@@ -19,7 +19,8 @@
 // close. The strategies are the LP's, clipped to 0 <= p_ik <= r_k; their size sums hold to GLPK's
 // feasibility tolerance only, which moves the certified values by far less than 1e-6 here.
 // Not in the library: no tests, no decomposition of the marginals into pure actions (so no most
-// probable action and no test F1), and the band is given by hand.
+// probable action and no test F1), and the band is given by hand or read off a short run of the
+// double oracle (--band-from-double-oracle).
 #include <glpk.h>
 
 #include <CLI/CLI.hpp>
@@ -322,6 +323,36 @@ std::vector<BestValue> adversary_values(const RankedPotentials& ranked, long a, 
   return values;
 }
 
+// The psi-ranks [a, b) of the examples on which the double oracle's predictor mixes after
+// `seconds`, widened by 4% of their span + 2 on each side (the band the tables above were
+// measured with is the mixed set at 185 iterations plus 25 on each side).
+std::pair<long, long> band_of_double_oracle(const Eigen::VectorXd& psi, double seconds) {
+  const long n = psi.size();
+  mpg::MetricSettings settings;  // F1
+  const auto game = mpg::make_binary_game(settings, {psi.data(), psi.data() + n}, std::vector<int>(static_cast<std::size_t>(n), 0));
+  mpg::DoubleOracleOptions options;
+  options.max_seconds = seconds;
+  options.tolerance = 1e-9;
+  const auto solution = mpg::solve_double_oracle(*game, options);
+  const Eigen::VectorXd marginals = mpg::binary_marginals(solution.predictor, static_cast<std::size_t>(n));
+  std::vector<long> order(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), 0L);
+  std::stable_sort(order.begin(), order.end(), [&](long x, long y) { return psi[x] > psi[y]; });
+  long first = n, last = -1;
+  for (long rank = 0; rank < n; ++rank) {
+    const double p = marginals[order[static_cast<std::size_t>(rank)]];
+    if (p > 1e-9 && p < 1.0 - 1e-9) {
+      first = std::min(first, rank);
+      last = rank;
+    }
+  }
+  if (last < 0) throw mpg::Error("f1_marginal_lp: the double oracle's predictor mixes no example; give the band by hand");
+  const long margin = (last + 1 - first) / 25 + 2;
+  std::printf("double oracle: %d iterations in %.2f s, gap %.3g, mixes psi-ranks [%ld, %ld]\n",
+              solution.summary.iterations, solution.summary.seconds, solution.summary.gap, first, last);
+  return {std::max(1L, first - margin), std::min(n, last + 1 + margin)};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -336,8 +367,19 @@ int main(int argc, char** argv) {
   app.add_option("--model", model_path, "JSON model of `mpg train` (its theta gives psi_i = theta . x_i)")->required();
   app.add_option("--test", test_path, "LIBSVM file whose examples form the game")->required();
   app.add_option("--scale", scale, "Multiply theta by this")->check(CLI::PositiveNumber);
-  app.add_option("--band-first", band_first, "a: first psi-rank of the band (ranks below a are always positive)")->required();
-  app.add_option("--band-end", band_end, "b: one past the band's last psi-rank (ranks from b on never positive)")->required();
+  double band_seconds = 0.0;
+  auto* first_option = app.add_option("--band-first", band_first, "a: first psi-rank of the band (ranks below a are always positive)");
+  auto* end_option = app.add_option("--band-end", band_end, "b: one past the band's last psi-rank (ranks from b on never positive)");
+  auto* auto_option = app.add_option("--band-from-double-oracle", band_seconds,
+                 "Instead of --band-first/--band-end: run the double oracle this many seconds and take the psi-ranks of the "
+                 "examples its predictor mixes, widened by 4% of their span + 2 on each side (not counted in the game time)")
+      ->check(CLI::PositiveNumber);
+  first_option->needs(end_option)->excludes(auto_option);
+  end_option->needs(first_option);
+  auto* band_group = app.add_option_group("band");
+  band_group->add_option(first_option);
+  band_group->add_option(auto_option);
+  band_group->require_option(1);
   app.add_option("--initial-sizes", initial_sizes, "Sizes per player in the first restricted game, spread over (a, b)")->check(CLI::PositiveNumber);
   app.add_option("--sizes-per-round", sizes_per_round, "Best-response sizes added per player and round")->check(CLI::PositiveNumber);
   app.add_option("--tolerance", tolerance, "Stop at this equilibrium gap")->check(CLI::PositiveNumber);
@@ -351,6 +393,11 @@ int main(int argc, char** argv) {
     std::sort(ranked.psi.begin(), ranked.psi.end(), std::greater<double>());
     ranked.prefix.assign(ranked.psi.size() + 1, 0.0);
     std::partial_sum(ranked.psi.begin(), ranked.psi.end(), ranked.prefix.begin() + 1);
+    if (band_seconds > 0.0) {
+      const auto [first, end] = band_of_double_oracle(psi, band_seconds);
+      band_first = first;
+      band_end = end;
+    }
     const long n = ranked.n(), a = band_first, b = band_end;
     if (a < 1 || b <= a + 1 || b > n)
       throw mpg::Error("f1_marginal_lp: the band needs 1 <= a and a + 2 <= b <= n = " + std::to_string(n));
@@ -363,6 +410,7 @@ int main(int argc, char** argv) {
       if (kq.insert(k).second) restricted.add_adversary_size(k);
     }
     std::printf("n = %ld, band of psi-ranks [%ld, %ld) (%ld examples), theta x %g\n", n, a, b, b - a, scale);
+    double lower = -INFINITY, upper = INFINITY;
     const auto start = Clock::now();
     for (int round = 1;; ++round) {
       const auto solved = restricted.solve(max_seconds - seconds_since(start));
@@ -373,12 +421,16 @@ int main(int argc, char** argv) {
       const Restricted& game = *solved;
       const auto predictor = predictor_values(ranked, a, b, game.adversary);
       const auto adversary = adversary_values(ranked, a, b, game.predictor);
-      const double gap = predictor.front().value - adversary.front().value;
+      // The predictor's strategy guarantees the adversary's best value against it, and the
+      // adversary's the predictor's; the best of each over the rounds so far form the pair
+      // whose gap is reported.
+      lower = std::max(lower, adversary.front().value);
+      upper = std::min(upper, predictor.front().value);
+      const double gap = upper - lower;
       std::printf("round %d: sizes %zu + %zu, LP %.2f s, value in [%.10f, %.10f], gap %.3g "
                   "(best sizes %ld and %ld), %.2f s\n",
-                  round, kp.size(), kq.size(), game.lp_seconds, adversary.front().value,
-                  predictor.front().value, gap, predictor.front().size, adversary.front().size,
-                  seconds_since(start));
+                  round, kp.size(), kq.size(), game.lp_seconds, lower, upper, gap,
+                  predictor.front().size, adversary.front().size, seconds_since(start));
       if (predictor.front().size < a || predictor.front().size > b || adversary.front().size < a ||
           adversary.front().size > b)
         std::printf("  a best response has a size outside [a, b]: widen the band\n");
