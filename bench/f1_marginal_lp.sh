@@ -36,11 +36,14 @@ for s in "${scales[@]}"; do
   rounds="$(grep -c '^round' "$work/rounds")"
   gap="$(sed -E 's/.*gap ([^ ]+) .*/\1/' <<< "$last")"
   game_seconds="$(sed -E 's/.*, ([0-9.]+) s$/\1/' <<< "$last")"
+  # The gap of the last round finished within 2 s of game time ("-" if none).
+  gap_2s="$(grep '^round' "$work/rounds" | sed -E 's/.*gap ([^ ]+) .*, ([0-9.]+) s$/\1 \2/' |
+    awk '$2 <= 2 { g = $1 } END { print (g == "" ? "-" : g) }')"
   met=no
   [ "$status" -eq 0 ] && awk -v t="$game_seconds" 'BEGIN { exit !(t <= 2) }' && met=yes
-  rows+=("| $s | [$first, $end) | $rounds | $game_seconds | $gap | $met | $seconds | $(awk -v kb="$kilobytes" 'BEGIN { printf "%.1f", kb / 1024 }') |")
+  rows+=("| $s | [$first, $end) | $rounds | $game_seconds | $gap | $gap_2s | $met | $seconds | $(awk -v kb="$kilobytes" 'BEGIN { printf "%.1f", kb / 1024 }') |")
 done
 echo
-echo "| theta scale | band of psi-ranks | rounds | game s | gap | gap <= 1e-6 in <= 2 s | wall s | peak RSS MB |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| theta scale | band of psi-ranks | rounds | game s | gap | gap at 2 s | gap <= 1e-6 in <= 2 s | wall s | peak RSS MB |"
+echo "|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
