@@ -146,8 +146,7 @@ class RestrictedGame {
     glp_term_out(GLP_OFF);
     // Equilibration scaling only: GLPK's automatic choice (geometric mean, then equilibration,
     // powers of 2) took 7.5 s for the first LP of the learned-theta game (5 sizes per player)
-    // against 5.1 s, and no
-    // scaling took 1.0 s for the theta x 10 one against 0.04 s.
+    // against 5.1 s, and no scaling took 1.0 s for the theta x 10 one against 0.04 s.
     glp_scale_prob(lp(), GLP_SF_EQ);
     glp_term_out(GLP_ON);
     // Warm start from the last basis. GLPK's simplex can stall on these degenerate LPs (the
