@@ -36,13 +36,7 @@ Action add_predict(CLI::App& app) {
   add_game_progress(*command, s->game);
 
   return [s] {
-    nlohmann::json model_json;
-    try {
-      model_json = nlohmann::json::parse(read_file(s->model_path));
-    } catch (const nlohmann::json::parse_error& e) {
-      throw InputError(s->model_path, std::string("not valid JSON: ") + e.what());
-    }
-    const BinaryModel model = BinaryModel::from_json(model_json, s->model_path);
+    const BinaryModel model = BinaryModel::read(s->model_path);
     const BinaryProblem problem =
         load_binary_problem(s->test_path, model.positive_label, model.feature_count, model.bias);
     const BinaryPrediction prediction = predict_binary_mpg(model, problem, s->game);

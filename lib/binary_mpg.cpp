@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "lib/error.hpp"
+#include "lib/io.hpp"
 #include "lib/libsvm.hpp"
 #include "lib/metrics/f1.hpp"
 
@@ -163,6 +164,16 @@ nlohmann::json BinaryModel::to_json() const {
   j["feature_count"] = feature_count;
   j["theta"] = to_std(theta);
   return j;
+}
+
+BinaryModel BinaryModel::read(const std::string& path) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(read_file(path));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(path, std::string("not valid JSON: ") + e.what());
+  }
+  return from_json(j, path);
 }
 
 BinaryModel BinaryModel::from_json(const nlohmann::json& j, const std::string& source) {

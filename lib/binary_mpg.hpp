@@ -109,6 +109,8 @@ struct BinaryModel {
 
   nlohmann::json to_json() const;
   static BinaryModel from_json(const nlohmann::json& json, const std::string& source);
+  // Reads a model file written by `mpg train`; throws mpg::InputError naming the file.
+  static BinaryModel read(const std::string& path);
   // theta laid out for a file with `features` columns before the bias: the first d weights,
   // zeros for columns the training file did not have, the bias weight last.
   Eigen::VectorXd aligned_theta(long features) const;

@@ -29,7 +29,6 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -37,7 +36,6 @@
 
 #include "lib/binary_mpg.hpp"
 #include "lib/error.hpp"
-#include "lib/io.hpp"
 
 namespace {
 
@@ -96,7 +94,7 @@ class RestrictedGame {
     glp_set_col_bnds(lp(), r, GLP_LO, 0.0, 0.0);
     glp_set_row_bnds(lp(), sum_row, GLP_FX, 0.0, 0.0);
     // r_k: in sum_k r_k = 1, its own rows and every adversary size's value row.
-    Column column;
+    SparseVector column;
     column.put(1, 1.0);
     column.put(sum_row, -static_cast<double>(k - a_));
     for (int i = 0; i < width_; ++i) column.put(sum_row + 1 + i, -1.0);
@@ -105,7 +103,7 @@ class RestrictedGame {
     for (int i = 0; i < width_; ++i) {
       glp_set_col_bnds(lp(), r + 1 + i, GLP_LO, 0.0, 0.0);
       glp_set_row_bnds(lp(), sum_row + 1 + i, GLP_UP, 0.0, 0.0);
-      Column p;
+      SparseVector p;
       p.put(sum_row, 1.0);
       p.put(sum_row + 1 + i, 1.0);
       for (const auto& l : adversary_) p.put(l.value_row + 1 + i, -2.0 * scale_ / static_cast<double>(k + l.l));
@@ -120,7 +118,7 @@ class RestrictedGame {
     glp_set_col_bnds(lp(), mu, GLP_FR, 0.0, 0.0);
     for (int i = 0; i < width_; ++i) glp_set_col_bnds(lp(), mu + 1 + i, GLP_LO, 0.0, 0.0);
     glp_set_row_bnds(lp(), value_row, GLP_UP, 0.0, 0.0);
-    Column row;  // the value row, filled as a row
+    SparseVector row;  // the value row
     row.put(1, 1.0);
     for (const auto& k : predictor_) row.put(k.r_col, -2.0 * scale_ * static_cast<double>(a_) / static_cast<double>(k.k + l));
     row.put(mu, -static_cast<double>(l - a_));
@@ -128,7 +126,7 @@ class RestrictedGame {
     row.set_row(lp(), value_row);
     for (int i = 0; i < width_; ++i) {
       glp_set_row_bnds(lp(), value_row + 1 + i, GLP_UP, 0.0, -scale_ * ranked_.psi[a_ + i]);
-      Column band;
+      SparseVector band;
       band.put(mu, 1.0);
       band.put(mu + 1 + i, -1.0);
       for (const auto& k : predictor_) band.put(k.r_col + 1 + i, -2.0 * scale_ / static_cast<double>(k.k + l));
@@ -208,8 +206,8 @@ class RestrictedGame {
     int mu_col;     // then nu_il at mu_col + 1 + i
     int value_row;  // then the band rows at value_row + 1 + i
   };
-  // Sparse entries in GLPK's 1-based layout (index 0 unused).
-  struct Column {
+  // A sparse row or column in GLPK's 1-based layout (index 0 unused).
+  struct SparseVector {
     std::vector<int> index{0};
     std::vector<double> value{0.0};
     void put(int at, double x) {
@@ -389,8 +387,8 @@ int main(int argc, char** argv) {
   app.add_option("--max-seconds", max_seconds, "Stop after this many seconds of game time (LP included)")->check(CLI::NonNegativeNumber);
   CLI11_PARSE(app, argc, argv);
   try {
-    const auto model = mpg::BinaryModel::from_json(nlohmann::json::parse(mpg::read_file(model_path)), model_path);
-    const auto problem = mpg::load_binary_problem(test_path, 1.0, model.feature_count);
+    const auto model = mpg::BinaryModel::read(model_path);
+    const auto problem = mpg::load_binary_problem(test_path, model.positive_label, model.feature_count, model.bias);
     const Eigen::VectorXd psi = scale * (problem.features * model.aligned_theta(problem.features.cols() - 1));
     RankedPotentials ranked{{psi.data(), psi.data() + psi.size()}, {}};
     std::sort(ranked.psi.begin(), ranked.psi.end(), std::greater<double>());
