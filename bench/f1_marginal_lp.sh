@@ -3,17 +3,13 @@
 # build/f1_marginal_lp (bench/tools/f1_marginal_lp.cpp), at the theta of
 # bench/models/adult_a3a_f1_lambda_2-5.json multiplied by each SCALE (default 10 3 1), pinned to
 # one core under /usr/bin/time, each stopped at gap 1e-6 or when a round starts after
-# CAP_SECONDS of game time (default 60). The band of psi-ranks [a, b) given to the prototype
-# holds the examples on which the double oracle's strategies mix at the same theta
-# (bench/f1_band_width.sh): [11380, 12060) at scale 1, [11600, 11830) at 3, [11687, 11759) at
-# 10, and [11720 - 400/SCALE, 11720 + 400/SCALE) at other scales. A band too narrow shows as a
-# gap that stalls (at scale 10, [11686, 11754) stalls at 3.4e-5).
-# Prints each round of each game, then one table row per game.
+# CAP_SECONDS of game time (default 60), with the prototype's default settings (no band or
+# window is given by hand). Prints each round of each game, then one table row per game.
 #   bench/f1_marginal_lp.sh [CAP_SECONDS [SCALE ...]]
 # Data from MPG_DATA_DIR (default ../shared/datasets); the build from MPG_BUILD_DIR (default build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-case "${1:-}" in -h|--help) sed -n '2,13p' "$0"; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,9p' "$0"; exit 0 ;; esac
 . bench/common.sh
 cap_and_scales 60 "10 3 1" "$@"
 tool="${MPG_BUILD_DIR:-build}/f1_marginal_lp"
@@ -21,15 +17,9 @@ require "$tool" "$adult_test" "$adult_f1_model" /usr/bin/time
 
 rows=()
 for s in "${scales[@]}"; do
-  case "$s" in
-    1) first=11380 end=12060 ;;
-    3) first=11600 end=11830 ;;
-    10) first=11687 end=11759 ;;
-    *) read -r first end < <(awk -v s="$s" 'BEGIN { h = int(400 / s + 0.5); print 11720 - h, 11720 + h }') ;;
-  esac
   status=0
   /usr/bin/time -f "%e %M" -o "$work/time" "${pin[@]}" "$tool" --model "$adult_f1_model" --test "$adult_test" \
-    --scale "$s" --band-first "$first" --band-end "$end" --tolerance 1e-6 --max-seconds "$cap" \
+    --scale "$s" --tolerance 1e-6 --max-seconds "$cap" \
     | tee "$work/rounds" || status=$?
   read -r seconds kilobytes < <(tail -n 1 "$work/time")  # after a "Command exited" line
   last="$(grep '^round' "$work/rounds" | tail -n 1)"
@@ -41,9 +31,10 @@ for s in "${scales[@]}"; do
     awk '$2 <= 2 { g = $1 } END { print (g == "" ? "-" : g) }')"
   met=no
   [ "$status" -eq 0 ] && awk -v t="$game_seconds" 'BEGIN { exit !(t <= 2) }' && met=yes
-  rows+=("| $s | [$first, $end) | $rounds | $game_seconds | $gap | $gap_2s | $met | $seconds | $(awk -v kb="$kilobytes" 'BEGIN { printf "%.1f", kb / 1024 }') |")
+  region="$(sed -E 's/.*region (\[[0-9]+, [0-9]+\)).*/\1/' <<< "$last")"
+  rows+=("| $s | $region | $rounds | $game_seconds | $gap | $gap_2s | $met | $seconds | $(awk -v kb="$kilobytes" 'BEGIN { printf "%.1f", kb / 1024 }') |")
 done
 echo
-echo "| theta scale | band of psi-ranks | rounds | game s | gap | gap at 2 s | gap <= 1e-6 in <= 2 s | wall s | peak RSS MB |"
+echo "| theta scale | last region of psi-ranks | rounds | game s | gap | gap at 2 s | gap <= 1e-6 in <= 2 s | wall s | peak RSS MB |"
 echo "|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"

@@ -19,9 +19,6 @@ Action add_train(CLI::App& app);
 Action add_predict(CLI::App& app);
 Action add_run(CLI::App& app);
 
-// Parses "v1,v2,..." into finite doubles; throws mpg::Error naming the bad entry.
-std::vector<double> parse_number_list(const std::string& text, const std::string& what);
-
 // Registers the double oracle's options (--tolerance, --max-game-iterations, --max-seconds, ...).
 void add_game_options(CLI::App& command, DoubleOracleOptions& options);
 

@@ -1,6 +1,5 @@
 #include <fmt/core.h>
 
-#include <charconv>
 #include <cmath>
 #include <memory>
 
@@ -8,24 +7,6 @@
 #include "lib/error.hpp"
 
 namespace mpg::cli {
-
-std::vector<double> parse_number_list(const std::string& text, const std::string& what) {
-  std::vector<double> values;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t end = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, end - start);
-    double value = 0.0;
-    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
-    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() ||
-        !std::isfinite(value))
-      throw Error(what + ": entry " + std::to_string(values.size() + 1) + " '" + item +
-                  "' is not a finite number");
-    values.push_back(value);
-    start = end + 1;
-  }
-  return values;
-}
 
 void add_game_progress(CLI::App& command, DoubleOracleOptions& options) {
   auto timer = std::make_shared<LineTimer>(2.0, 5.0);

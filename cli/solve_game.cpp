@@ -54,15 +54,7 @@ Action add_solve_game(CLI::App& app) {
       throw Error("give the potentials with --potentials or --potentials-file");
     std::vector<double> psi;
     if (!s->potentials_file.empty()) {
-      std::string text = read_file(s->potentials_file);
-      for (char& c : text)
-        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') c = ',';
-      // Collapse separators so that any run of commas and white space separates two numbers.
-      std::string list;
-      for (char c : text)
-        if (c != ',' || (!list.empty() && list.back() != ',')) list += c;
-      while (!list.empty() && list.back() == ',') list.pop_back();
-      psi = parse_number_list(list, s->potentials_file);
+      psi = read_number_file(s->potentials_file);
     } else {
       psi = parse_number_list(s->potentials, "--potentials");
     }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -164,6 +166,35 @@ std::string read_file(const std::string& path) {
   if (ends_with_gz(path)) return read_gzip(path, size_hint);
   if (ends_with_xz(path)) return read_xz(path, size_hint);
   return read_plain(path, size_hint);
+}
+
+std::vector<double> parse_number_list(const std::string& text, const std::string& what) {
+  std::vector<double> values;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    double value = 0.0;
+    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() ||
+        !std::isfinite(value))
+      throw Error(what + ": entry " + std::to_string(values.size() + 1) + " '" + item +
+                  "' is not a finite number");
+    values.push_back(value);
+    start = end + 1;
+  }
+  return values;
+}
+
+std::vector<double> read_number_file(const std::string& path) {
+  // Any run of commas and white space separates two numbers.
+  std::string list;
+  for (char c : read_file(path)) {
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') c = ',';
+    if (c != ',' || (!list.empty() && list.back() != ',')) list += c;
+  }
+  while (!list.empty() && list.back() == ',') list.pop_back();
+  return parse_number_list(list, path);
 }
 
 }  // namespace mpg

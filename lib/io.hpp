@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace mpg {
 
@@ -12,5 +13,11 @@ void write_file_atomically(const std::string& path, const std::string& content);
 // Reads a whole file, decompressing names ending in .gz (zlib) or .xz (liblzma); throws
 // mpg::InputError naming the file if it cannot be read or is corrupt.
 std::string read_file(const std::string& path);
+
+// Parses "v1,v2,..." into finite doubles; throws mpg::Error naming `what` and the bad entry.
+std::vector<double> parse_number_list(const std::string& text, const std::string& what);
+
+// Reads a file of finite numbers separated by commas or white space (any run of them).
+std::vector<double> read_number_file(const std::string& path);
 
 }  // namespace mpg

@@ -1,26 +1,34 @@
 // Prototype for issue 3 (bench/README, "A solver over marginals"): the F1 game of a whole file
 // solved in marginal space instead of over pure actions, with an exact certificate.
 //
-// Examples are ranked by psi (descending). Both players are restricted to the same layout: the
-// top `a` examples always labelled positive (T), a band B = ranks [a, b) mixed freely, the rest
-// never positive, and a few action sizes each (K_p, K_q, grown by best responses). A player's
-// mixed strategy is then its size distribution r_k and band marginals p_ik = P(y_i = 1, |y| = k),
-// any point of 0 <= p_ik <= r_k, sum_i p_ik = (k - a) r_k (a scaled hypersimplex: every such
-// point is the marginal of some mixture of pure actions). The payoff is bilinear in marginals,
-//   E[F1 - psi(Y_check)] = sum_kl r_k s_l 2a/(k+l) + sum_i sum_kl p_ik q_il 2/(k+l)
-//                          - sum_l s_l psi(T) - sum_il q_il psi_i,
-// so the restricted game is one LP: the predictor's maxmin, with the adversary's best response
-// of each size l ("sum of the l - a smallest c_il", c_il = sum_k 2 p_ik/(k+l) - psi_i) written
-// through LP duality. The adversary's marginals are that LP's row duals.
+// Examples are ranked by psi (descending). A player's mixed strategy is a size distribution r_k
+// and marginals p_ik = P(y_i = 1, |y| = k): any point of 0 <= p_ik <= r_k, sum_i p_ik = k r_k
+// (a scaled hypersimplex per size: every such point is the marginal of some mixture of pure
+// actions). The payoff is bilinear in the marginals,
+//   E[F1 - psi(Y_check)] = sum_i sum_kl p_ik q_il 2/(k+l) - sum_il q_il psi_i     (k, l >= 1),
+// so a restricted game, a few action sizes per player, is one LP: the predictor's maxmin, with
+// the adversary's best value at each size l ("the sum of the l smallest costs
+// c_il = sum_k 2 p_ik/(k+l) - psi_i") written through LP duality. Its row duals are the
+// adversary's marginals.
 //
-// The certificate is exact for the FULL game: both players' best responses over all sizes
-// 0..n and all examples, against the LP's strategies. The band and the size sets only limit
-// what the restricted game can express; a band chosen too narrow shows up as a gap that does not
-// close. The strategies are the LP's, clipped to 0 <= p_ik <= r_k; their size sums hold to GLPK's
-// feasibility tolerance only, which moves the certified values by far less than 1e-6 here.
-// Not in the library: no tests, no decomposition of the marginals into pure actions (so no most
-// probable action and no test F1), and the band is given by hand or read off a short run of the
-// double oracle (--band-from-double-oracle).
+// Each size has a layout over the ranks: every example below `lo` is fixed in, every one from
+// `hi` on is fixed out, and the window [lo, hi) holds free entries (LP variables for the
+// predictor, LP rows for the adversary) and entries fixed in or out. A new size starts with the
+// window [k - W, k + W) all free. After each LP, pricing frees the fixed entries that the LP's
+// optimality conditions reject (the predictor's by reduced cost, the adversary's by its cost
+// against the threshold mu_l), and the LP is re-solved from its last basis until none is left.
+// The LP is then optimal for the game restricted to its sizes only. Sizes that carry no weight
+// for a few rounds leave the LP.
+//
+// Each round the certificate computes both players' best responses over all sizes 1..n and
+// all examples of the full game, against the LP's strategies. The best sizes that beat the LP's
+// value are added, or, if present already, their fixed entries that disagree with the best
+// response are freed. The reported gap pairs the best predictor and the best adversary strategy
+// found so far: it is exact for the full game, whatever the layouts.
+// The empty action (size 0, F1(empty, empty) = 1 and 0 against any other action) becomes one
+// more column and one more row of the LP once a best response is empty (small games).
+// Not in the library: no tests, and no decomposition of the marginals into pure actions (so no
+// most probable action and no test F1).
 #include <glpk.h>
 
 #include <CLI/CLI.hpp>
@@ -29,13 +37,15 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <optional>
-#include <set>
+#include <unordered_map>
 #include <vector>
 
 #include "lib/binary_mpg.hpp"
 #include "lib/error.hpp"
+#include "lib/io.hpp"
 
 namespace {
 
@@ -48,110 +58,334 @@ double seconds_since(Clock::time_point start) {
 struct RankedPotentials {
   std::vector<double> psi;
   std::vector<double> prefix;
+  explicit RankedPotentials(std::vector<double> potentials) : psi(std::move(potentials)), prefix(psi.size() + 1, 0.0) {
+    std::sort(psi.begin(), psi.end(), std::greater<double>());
+    std::partial_sum(psi.begin(), psi.end(), prefix.begin() + 1);
+  }
   long n() const { return static_cast<long>(psi.size()); }
   double sum(long first, long end) const { return prefix[end] - prefix[first]; }
 };
 
-// One player's strategy under the band layout: sizes[j] played with probability weight[j],
-// band[i * sizes.size() + j] = P(example a + i positive and size sizes[j]).
-struct BandStrategy {
+// One player's strategy over a region of ranks [a, b): ranks below a are positive in every action
+// played, ranks from b on in none. sizes[j] is played with probability weight[j], and
+// region[i * sizes.size() + j] = P(example a + i positive and size sizes[j]).
+struct RegionStrategy {
+  double empty = 0.0;  // probability of the empty action (size 0)
   std::vector<long> sizes;
   std::vector<double> weight;
-  std::vector<double> band;
+  std::vector<double> region;
+
+  // The same strategy without its sizes of zero weight (the certificate's cost grows with them).
+  RegionStrategy in_use(long width) const {
+    RegionStrategy out;
+    out.empty = empty;
+    const std::size_t m = sizes.size();
+    std::vector<std::size_t> kept;
+    for (std::size_t j = 0; j < m; ++j)
+      if (weight[j] > 0.0) kept.push_back(j);
+    for (auto j : kept) {
+      out.sizes.push_back(sizes[j]);
+      out.weight.push_back(weight[j]);
+    }
+    for (long i = 0; i < width; ++i)
+      for (auto j : kept) out.region.push_back(region[static_cast<std::size_t>(i) * m + j]);
+    return out;
+  }
 };
+
+// Which ranks one size's actions may label positive: fixed in below lo, fixed out from hi on,
+// and a status per rank of the window [lo, hi).
+struct SizeLayout {
+  enum Status : signed char { kOut = 0, kIn = 1, kFree = 2 };
+  long size, lo, hi;
+  std::vector<signed char> status;
+  int idle_rounds = 0;  // consecutive LP solutions in which the size had zero weight
+
+  static SizeLayout window(long size, long half_width, long n) {
+    SizeLayout x{size, std::max(0L, size - half_width), std::min(n, size + half_width), {}};
+    x.status.assign(static_cast<std::size_t>(x.hi - x.lo), kFree);
+    return x;
+  }
+  int at(long i) const {
+    if (i < lo) return kIn;
+    if (i >= hi) return kOut;
+    return status[static_cast<std::size_t>(i - lo)];
+  }
+  void free(long i) {
+    if (i < lo) {
+      status.insert(status.begin(), static_cast<std::size_t>(lo - i), kIn);
+      lo = i;
+    }
+    if (i >= hi) {
+      status.insert(status.end(), static_cast<std::size_t>(i + 1 - hi), kOut);
+      hi = i + 1;
+    }
+    status[static_cast<std::size_t>(i - lo)] = kFree;
+  }
+  long count_in() const { return lo + std::count(status.begin(), status.end(), kIn); }
+};
+
+double kernel(long k, long l) { return 2.0 / static_cast<double>(k + l); }  // F1 = 2|y^ y|/(k+l)
+constexpr double kZeroWeight = 1e-12;  // a size weighted at most this counts as unused
 
 struct Restricted {
   double value = 0.0;  // restricted game value (original payoff units)
-  BandStrategy predictor, adversary;
+  long first = 0, end = 0;  // the region [a, b) of both strategies
+  RegionStrategy predictor, adversary;
+  int rows = 0, pricing_passes = 0;
   double lp_seconds = 0.0;
 };
 
-// The predictor's maxmin of the restricted game as an LP, grown one action size at a time and
-// re-solved from the previous basis. Payoffs are multiplied by lp_scale, which brings the F1
-// terms 2/(k+l) to order 1 so that GLPK's absolute tolerances bite. Columns: v, r_k, p_ik,
-// mu_l (free), nu_il >= 0. Rows (v measured net of psi(T)):
-//   sum_k r_k = 1;  sum_i p_ik = (k - a) r_k;  p_ik <= r_k;
-//   v <= sum_k r_k 2a/(k+l) + (l - a) mu_l - sum_i nu_il            (dual: s_l)
-//   mu_l - nu_il <= sum_k p_ik 2/(k+l) - psi_i                       (dual: q_il)
-// The last two rows are "v <= the adversary's best value at size l" by LP duality: the sum of
-// the l - a smallest band costs c_il = max { (l - a) mu - sum_i nu_i : mu - nu_i <= c_il, nu >= 0 }.
-class RestrictedGame {
+// The predictor's maxmin over the layouts as one GLPK LP, kept across rounds and re-solved from
+// its last basis. Payoffs are multiplied by lp_scale, which brings the F1 terms 2/(k+l) to
+// order 1 so that GLPK's absolute tolerances bite. v is measured net of psi(ranks below a).
+// Columns: v, r_0, r_k, p_ik (k's free entries), mu_l (free), nu_il >= 0 (l's free entries).
+// Rows:
+//   sum_k r_k = 1 (k >= 0);   sum_{i free} p_ik = (k - #in_k) r_k;   p_ik <= r_k;
+//   v <= r_0                                      (the empty adversary action; dual: s_0)
+//   v <= sum_{i in_l} c_il + (l - #in_l) mu_l - sum_{i free} nu_il             (dual: s_l)
+//   mu_l - nu_il <= c_il                          for l's free entries i       (dual: q_il)
+// with c_il = sum_k 2 p~_ik/(k+l) - psi_i, p~_ik = p_ik, r_k or 0 as k's entry i is free, in
+// or out. The last two rows are "v <= the adversary's best value at size l" by LP duality.
+class LayoutGame {
  public:
-  RestrictedGame(const RankedPotentials& ranked, long a, long b, double lp_scale)
-      : ranked_(ranked), a_(a), width_(static_cast<int>(b - a)), scale_(lp_scale),
-        lp_(glp_create_prob(), glp_delete_prob) {
-    glp_set_obj_dir(lp(), GLP_MAX);
-    glp_add_cols(lp(), 1);  // v
-    glp_set_col_bnds(lp(), 1, GLP_FR, 0.0, 0.0);
-    glp_set_obj_coef(lp(), 1, 1.0);
-    glp_add_rows(lp(), 1);  // sum_k r_k = 1
-    glp_set_row_bnds(lp(), 1, GLP_FX, 1.0, 1.0);
-  }
+  std::vector<SizeLayout> predictor, adversary;
+  bool with_empty_action = false;  // set once a best response is the empty action
 
-  void add_predictor_size(long k) {
-    PredictorSize size{k, glp_add_cols(lp(), 1 + width_), glp_add_rows(lp(), 1 + width_)};
-    const int r = size.r_col, sum_row = size.first_row;
-    glp_set_col_bnds(lp(), r, GLP_LO, 0.0, 0.0);
-    glp_set_row_bnds(lp(), sum_row, GLP_FX, 0.0, 0.0);
-    // r_k: in sum_k r_k = 1, its own rows and every adversary size's value row.
-    SparseVector column;
-    column.put(1, 1.0);
-    column.put(sum_row, -static_cast<double>(k - a_));
-    for (int i = 0; i < width_; ++i) column.put(sum_row + 1 + i, -1.0);
-    for (const auto& l : adversary_) column.put(l.value_row, -2.0 * scale_ * static_cast<double>(a_) / static_cast<double>(k + l.l));
-    column.set(lp(), r);
-    for (int i = 0; i < width_; ++i) {
-      glp_set_col_bnds(lp(), r + 1 + i, GLP_LO, 0.0, 0.0);
-      glp_set_row_bnds(lp(), sum_row + 1 + i, GLP_UP, 0.0, 0.0);
-      SparseVector p;
-      p.put(sum_row, 1.0);
-      p.put(sum_row + 1 + i, 1.0);
-      for (const auto& l : adversary_) p.put(l.value_row + 1 + i, -2.0 * scale_ / static_cast<double>(k + l.l));
-      p.set(lp(), r + 1 + i);
-    }
-    predictor_.push_back(size);
-  }
+  LayoutGame(const RankedPotentials& ranked, double lp_scale) : ranked_(ranked), scale_(lp_scale) {}
 
-  void add_adversary_size(long l) {
-    AdversarySize size{l, glp_add_cols(lp(), 1 + width_), glp_add_rows(lp(), 1 + width_)};
-    const int mu = size.mu_col, value_row = size.value_row;
-    glp_set_col_bnds(lp(), mu, GLP_FR, 0.0, 0.0);
-    for (int i = 0; i < width_; ++i) glp_set_col_bnds(lp(), mu + 1 + i, GLP_LO, 0.0, 0.0);
-    glp_set_row_bnds(lp(), value_row, GLP_UP, 0.0, 0.0);
-    SparseVector row;  // the value row
-    row.put(1, 1.0);
-    for (const auto& k : predictor_) row.put(k.r_col, -2.0 * scale_ * static_cast<double>(a_) / static_cast<double>(k.k + l));
-    row.put(mu, -static_cast<double>(l - a_));
-    for (int i = 0; i < width_; ++i) row.put(mu + 1 + i, 1.0);
-    row.set_row(lp(), value_row);
-    for (int i = 0; i < width_; ++i) {
-      glp_set_row_bnds(lp(), value_row + 1 + i, GLP_UP, 0.0, -scale_ * ranked_.psi[a_ + i]);
-      SparseVector band;
-      band.put(mu, 1.0);
-      band.put(mu + 1 + i, -1.0);
-      for (const auto& k : predictor_) band.put(k.r_col + 1 + i, -2.0 * scale_ / static_cast<double>(k.k + l));
-      band.set_row(lp(), value_row + 1 + i);
-    }
-    adversary_.push_back(size);
-  }
-
-  // Empty if the time limit ran out first.
+  // Solves, frees the fixed entries pricing rejects, and re-solves until none is left. Empty if
+  // the time limit ran out first.
   std::optional<Restricted> solve(double seconds_left) {
-    glp_smcp settings;
-    glp_init_smcp(&settings);
-    settings.msg_lev = GLP_MSG_OFF;
+    const auto start = Clock::now();
+    Restricted out;
+    for (;;) {
+      ++out.pricing_passes;
+      if (!build_and_solve(seconds_left - seconds_since(start))) return std::nullopt;
+      if (free_rejected_entries() == 0) break;
+    }
+    out.lp_seconds = seconds_since(start);
+    out.rows = glp_get_num_rows(lp());
+    extract(out);
+    for (std::size_t k = 0; k < predictor.size(); ++k)
+      predictor[k].idle_rounds = out.predictor.weight[k] > kZeroWeight ? 0 : predictor[k].idle_rounds + 1;
+    for (std::size_t l = 0; l < adversary.size(); ++l)
+      adversary[l].idle_rounds = out.adversary.weight[l] > kZeroWeight ? 0 : adversary[l].idle_rounds + 1;
+    return out;
+  }
+
+  // Removes the sizes idle for `rounds` solutions with their rows and columns. GLPK keeps the
+  // basis of the rest; its count of basic variables is repaired if the removal upset it.
+  void drop_idle_sizes(int rounds) {
+    if (!lp_) return;
+    std::vector<int> rows{0}, columns{0};  // GLPK's 1-based lists
+    std::vector<char> drop_k(predictor.size(), 0), drop_l(adversary.size(), 0);
+    for (std::size_t k = 0; k < p_.size(); ++k)
+      if (predictor[k].idle_rounds >= rounds) {
+        drop_k[k] = 1;
+        columns.push_back(p_[k].r_column);
+        rows.push_back(p_[k].sum_row);
+        for (const auto& [i, c] : p_[k].columns) columns.push_back(c);
+        for (const auto& [i, r] : p_[k].rows) rows.push_back(r);
+      }
+    for (std::size_t l = 0; l < q_.size(); ++l)
+      if (adversary[l].idle_rounds >= rounds) {
+        drop_l[l] = 1;
+        columns.push_back(q_[l].mu_column);
+        rows.push_back(q_[l].value_row);
+        for (const auto& [i, c] : q_[l].columns) columns.push_back(c);
+        for (const auto& [i, r] : q_[l].rows) rows.push_back(r);
+      }
+    if (rows.size() == 1) return;
+    glp_del_rows(lp(), static_cast<int>(rows.size()) - 1, rows.data());
+    glp_del_cols(lp(), static_cast<int>(columns.size()) - 1, columns.data());
+    erase_flagged(predictor, drop_k);
+    erase_flagged(p_, drop_k);
+    erase_flagged(adversary, drop_l);
+    erase_flagged(q_, drop_l);
+    // GLPK renumbers the rest in order: an index moves down by the deleted indices below it.
+    std::sort(rows.begin() + 1, rows.end());
+    std::sort(columns.begin() + 1, columns.end());
+    auto shift = [](const std::vector<int>& deleted) {
+      return [&deleted](int& index) {
+        index -= static_cast<int>(std::lower_bound(deleted.begin() + 1, deleted.end(), index) - (deleted.begin() + 1));
+      };
+    };
+    const auto row = shift(rows), column = shift(columns);
+    if (empty_column_ != 0) {
+      column(empty_column_);
+      row(empty_row_);
+    }
+    for (auto& x : p_) {
+      column(x.r_column);
+      row(x.sum_row);
+      for (auto& [i, c] : x.columns) column(c);
+      for (auto& [i, r] : x.rows) row(r);
+    }
+    for (auto& x : q_) {
+      column(x.mu_column);
+      row(x.value_row);
+      for (auto& [i, c] : x.columns) column(c);
+      for (auto& [i, r] : x.rows) row(r);
+    }
+    repair_basis_count();
+  }
+
+ private:
+  struct PredictorIndex {
+    int r_column = 0, sum_row = 0;
+    std::unordered_map<long, int> columns, rows;  // p_ik and p_ik <= r_k by rank i
+  };
+  struct AdversaryIndex {
+    int mu_column = 0, value_row = 0;
+    std::unordered_map<long, int> columns, rows;  // nu_il and mu_l - nu_il <= c_il by rank i
+  };
+
+  glp_prob* lp() const { return lp_.get(); }  // GLPK's getters take a non-const problem
+
+  template <class T>
+  static void erase_flagged(std::vector<T>& items, const std::vector<char>& flagged) {
+    std::size_t kept = 0;
+    for (std::size_t j = 0; j < items.size(); ++j)
+      if (j >= flagged.size() || !flagged[j]) {
+        if (j != kept) items[kept] = std::move(items[j]);
+        ++kept;
+      }
+    items.resize(kept);
+  }
+
+  int add_column(int kind) {
+    const int c = glp_add_cols(lp(), 1);
+    glp_set_col_bnds(lp(), c, kind, 0.0, 0.0);
+    return c;
+  }
+  int index_of(std::unordered_map<long, int>& map, long i, bool column) {
+    const auto found = map.find(i);
+    if (found != map.end()) return found->second;
+    return map[i] = column ? add_column(GLP_LO) : glp_add_rows(lp(), 1);
+  }
+
+  // (Re)loads the whole matrix (new entries get new rows and columns; GLPK keeps the statuses
+  // of the old ones, so the simplex starts from the last basis) and solves. False if out of time.
+  bool build_and_solve(double seconds_left) {
+    if (!lp_) {
+      lp_.reset(glp_create_prob());
+      glp_set_obj_dir(lp(), GLP_MAX);
+      v_column_ = add_column(GLP_FR);
+      glp_set_obj_coef(lp(), v_column_, 1.0);
+      one_row_ = glp_add_rows(lp(), 1);
+      glp_set_row_bnds(lp(), one_row_, GLP_FX, 1.0, 1.0);
+    }
+    if (with_empty_action && empty_column_ == 0) {
+      empty_column_ = add_column(GLP_LO);
+      empty_row_ = glp_add_rows(lp(), 1);
+    }
+    while (p_.size() < predictor.size()) {
+      p_.emplace_back();
+      p_.back().r_column = add_column(GLP_LO);
+      p_.back().sum_row = glp_add_rows(lp(), 1);
+      glp_set_row_bnds(lp(), p_.back().sum_row, GLP_FX, 0.0, 0.0);
+    }
+    while (q_.size() < adversary.size()) {
+      q_.emplace_back();
+      q_.back().mu_column = add_column(GLP_FR);
+      q_.back().value_row = glp_add_rows(lp(), 1);
+    }
+    first_ = end_ = 0;
+    region(first_, end_);
+    std::vector<int> rows{0}, columns{0};
+    std::vector<double> values{0.0};
+    auto put = [&](int row, int column, double x) {
+      rows.push_back(row);
+      columns.push_back(column);
+      values.push_back(x);
+    };
+    if (empty_column_ != 0) {
+      put(one_row_, empty_column_, 1.0);
+      put(empty_row_, v_column_, 1.0);
+      put(empty_row_, empty_column_, -scale_);
+      glp_set_row_bnds(lp(), empty_row_, GLP_UP, 0.0, scale_ * ranked_.sum(0, first_));
+    }
+    for (std::size_t k = 0; k < predictor.size(); ++k) {
+      const SizeLayout& x = predictor[k];
+      auto& index = p_[k];
+      put(one_row_, index.r_column, 1.0);
+      put(index.sum_row, index.r_column, -static_cast<double>(x.size - x.count_in()));
+      for (long i = x.lo; i < x.hi; ++i) {
+        if (x.at(i) != SizeLayout::kFree) continue;
+        const int p = index_of(index.columns, i, true), bound = index_of(index.rows, i, false);
+        glp_set_row_bnds(lp(), bound, GLP_UP, 0.0, 0.0);
+        put(index.sum_row, p, 1.0);
+        put(bound, p, 1.0);
+        put(bound, index.r_column, -1.0);
+      }
+    }
+    for (std::size_t l = 0; l < adversary.size(); ++l) {
+      const SizeLayout& y = adversary[l];
+      auto& index = q_[l];
+      const int value_row = index.value_row;
+      put(value_row, v_column_, 1.0);
+      put(value_row, index.mu_column, -static_cast<double>(y.size - y.count_in()));
+      // Ranks below the region are in for every layout.
+      double psi_in = ranked_.sum(first_, std::max(first_, y.lo));
+      std::vector<long> both_in(predictor.size(), first_);
+      for (long i = first_; i < end_; ++i) {
+        const int status = y.at(i);
+        if (status == SizeLayout::kOut) continue;
+        if (status == SizeLayout::kIn) {
+          if (i >= y.lo) psi_in += ranked_.psi[i];
+          for (std::size_t k = 0; k < predictor.size(); ++k) {
+            const int own = predictor[k].at(i);
+            if (own == SizeLayout::kIn) ++both_in[k];
+            if (own == SizeLayout::kFree) put(value_row, p_[k].columns.at(i), -scale_ * kernel(predictor[k].size, y.size));
+          }
+          continue;
+        }
+        const int nu = index_of(index.columns, i, true), band = index_of(index.rows, i, false);
+        glp_set_row_bnds(lp(), band, GLP_UP, 0.0, -scale_ * ranked_.psi[i]);
+        put(value_row, nu, 1.0);
+        put(band, index.mu_column, 1.0);
+        put(band, nu, -1.0);
+        for (std::size_t k = 0; k < predictor.size(); ++k) {
+          const int own = predictor[k].at(i);
+          if (own == SizeLayout::kFree) put(band, p_[k].columns.at(i), -scale_ * kernel(predictor[k].size, y.size));
+          if (own == SizeLayout::kIn) put(band, p_[k].r_column, -scale_ * kernel(predictor[k].size, y.size));
+        }
+      }
+      for (std::size_t k = 0; k < predictor.size(); ++k)
+        put(value_row, p_[k].r_column, -scale_ * kernel(predictor[k].size, y.size) * static_cast<double>(both_in[k]));
+      glp_set_row_bnds(lp(), value_row, GLP_UP, 0.0, -scale_ * psi_in);
+    }
+    glp_load_matrix(lp(), static_cast<int>(rows.size()) - 1, rows.data(), columns.data(), values.data());
+    return run_simplex(seconds_left);
+  }
+
+  // The region [first, end) outside which every layout of both players agrees: all in below
+  // first (every layout's lo is at least first), all out from end on.
+  void region(long& first, long& end) const {
+    first = ranked_.n();
+    end = 0;
+    for (const auto* side : {&predictor, &adversary})
+      for (const auto& x : *side) {
+        first = std::min(first, x.lo);
+        end = std::max(end, x.hi);
+      }
+  }
+
+  bool run_simplex(double seconds_left) {
     const auto start = Clock::now();
     glp_term_out(GLP_OFF);
     // Equilibration scaling only: GLPK's automatic choice (geometric mean, then equilibration,
-    // powers of 2) took 7.5 s for the first LP of the learned-theta game (5 sizes per player)
-    // against 5.1 s, and no scaling took 1.0 s for the theta x 10 one against 0.04 s.
+    // powers of 2) was 1.5x slower on the learned-theta game of the earlier band LP, and no
+    // scaling 25x slower at theta x 10.
     glp_scale_prob(lp(), GLP_SF_EQ);
     glp_term_out(GLP_ON);
-    // Warm start from the last basis. GLPK's simplex can stall on these degenerate LPs (the
-    // primal one for 10+ minutes on the theta x 10 game with the band [11686, 11754)), so each
-    // attempt has an iteration cap and the next one switches method: primal (on the theta x 3 game
-    // 0.29 s + 0.44 s for two rounds, against 1.0 s + 2.7 s for the dual simplex), dual, then
-    // primal from an advanced basis.
+    glp_smcp settings;
+    glp_init_smcp(&settings);
+    settings.msg_lev = GLP_MSG_OFF;
+    // Primal simplex from the last basis. GLPK's simplex can stall on these degenerate LPs, so
+    // each attempt has an iteration cap and the next one switches method: dual, then primal
+    // from an advanced basis (also the way out of a basis made singular by dropped sizes).
     settings.it_lim = 5 * (glp_get_num_rows(lp()) + glp_get_num_cols(lp())) + 1000;
     bool out_of_time = false;
     auto solved = [&](int method) {
@@ -163,73 +397,135 @@ class RestrictedGame {
       out_of_time = code == GLP_ETMLIM;
       return code == 0 && glp_get_status(lp()) == GLP_OPT;
     };
-    if (!solved(GLP_PRIMAL) && !out_of_time && !solved(GLP_DUALP) && !out_of_time) {
-      glp_adv_basis(lp(), 0);
-      settings.it_lim = std::numeric_limits<int>::max();
-      if (!solved(GLP_PRIMAL) && !out_of_time)
-        throw mpg::Error("f1_marginal_lp: GLPK did not solve the restricted game");
-    }
-    if (out_of_time) return std::nullopt;
-    Restricted out;
-    out.lp_seconds = seconds_since(start);
-    out.value = glp_get_obj_val(lp()) / scale_ - ranked_.sum(0, a_);
-    const auto P = predictor_.size(), Q = adversary_.size(), width = static_cast<std::size_t>(width_);
-    out.predictor.band.resize(width * P);
-    out.adversary.band.resize(width * Q);
-    for (std::size_t k = 0; k < P; ++k) {
-      const double weight = std::max(0.0, glp_get_col_prim(lp(), predictor_[k].r_col));
-      out.predictor.sizes.push_back(predictor_[k].k);
-      out.predictor.weight.push_back(weight);
-      for (std::size_t i = 0; i < width; ++i)
-        out.predictor.band[i * P + k] =
-            std::clamp(glp_get_col_prim(lp(), predictor_[k].r_col + 1 + static_cast<int>(i)), 0.0, weight);
-    }
-    for (std::size_t l = 0; l < Q; ++l) {
-      const double weight = std::fabs(glp_get_row_dual(lp(), adversary_[l].value_row));
-      out.adversary.sizes.push_back(adversary_[l].l);
-      out.adversary.weight.push_back(weight);
-      for (std::size_t i = 0; i < width; ++i)
-        out.adversary.band[i * Q + l] =
-            std::min(weight, std::fabs(glp_get_row_dual(lp(), adversary_[l].value_row + 1 + static_cast<int>(i))));
-    }
-    return out;
+    if (solved(GLP_PRIMAL) || out_of_time || solved(GLP_DUALP) || out_of_time) return !out_of_time;
+    glp_term_out(GLP_OFF);  // glp_adv_basis reports on the terminal
+    glp_adv_basis(lp(), 0);
+    glp_term_out(GLP_ON);
+    settings.it_lim = std::numeric_limits<int>::max();
+    if (solved(GLP_PRIMAL)) return true;
+    if (out_of_time) return false;
+    throw mpg::Error("f1_marginal_lp: GLPK did not solve the restricted game");
   }
 
- private:
-  struct PredictorSize {
-    long k;
-    int r_col;      // then p_ik at r_col + 1 + i
-    int first_row;  // sum row, then p_ik <= r_k at first_row + 1 + i
-  };
-  struct AdversarySize {
-    long l;
-    int mu_col;     // then nu_il at mu_col + 1 + i
-    int value_row;  // then the band rows at value_row + 1 + i
-  };
-  // A sparse row or column in GLPK's 1-based layout (index 0 unused).
-  struct SparseVector {
-    std::vector<int> index{0};
-    std::vector<double> value{0.0};
-    void put(int at, double x) {
-      index.push_back(at);
-      value.push_back(x);
+  // Value of p~_ik (the predictor's marginal as the layout has it) and of the dual that prices
+  // entry i of adversary size l (q_il in LP units: the band row's dual, the value row's if in).
+  double predictor_marginal(std::size_t k, long i) const {
+    switch (predictor[k].at(i)) {
+      case SizeLayout::kIn: return glp_get_col_prim(lp(), p_[k].r_column);
+      case SizeLayout::kFree: return glp_get_col_prim(lp(), p_[k].columns.at(i));
+      default: return 0.0;
     }
-    void set(glp_prob* lp, int column) const {
-      glp_set_mat_col(lp, column, static_cast<int>(index.size()) - 1, index.data(), value.data());
+  }
+  double adversary_dual(std::size_t l, long i) const {
+    switch (adversary[l].at(i)) {
+      case SizeLayout::kIn: return glp_get_row_dual(lp(), q_[l].value_row);
+      case SizeLayout::kFree: return glp_get_row_dual(lp(), q_[l].rows.at(i));
+      default: return 0.0;
     }
-    void set_row(glp_prob* lp, int row) const {
-      glp_set_mat_row(lp, row, static_cast<int>(index.size()) - 1, index.data(), value.data());
+  }
+
+  // Frees the fixed entries of the sizes in use that violate the LP's optimality conditions,
+  // over the region and 16 ranks either side of it. Predictor entry (k, i): the reduced cost of
+  // p_ik, d = -pi(sum row k) + scale sum_l 2/(k+l) q_il, must be <= 0 if fixed out and >= 0 if
+  // fixed in. Adversary entry (l, i): c_il <= mu_l if fixed in, c_il >= mu_l if fixed out.
+  // Sizes of zero weight are skipped (their fixed entries are degenerate, not wrong); a best
+  // response through one of them frees its entries instead (free_disagreements).
+  int free_rejected_entries() {
+    constexpr double kTolerance = 1e-7;  // GLPK's own reduced-cost tolerance
+    constexpr long kMargin = 16;
+    const long first = std::max(0L, first_ - kMargin), end = std::min(ranked_.n(), end_ + kMargin);
+    std::vector<std::pair<std::size_t, long>> rejected_p, rejected_q;
+    for (std::size_t k = 0; k < predictor.size(); ++k) {
+      if (glp_get_col_prim(lp(), p_[k].r_column) <= kZeroWeight) continue;
+      const double sum_dual = glp_get_row_dual(lp(), p_[k].sum_row);
+      for (long i = first; i < end; ++i) {
+        const int status = predictor[k].at(i);
+        if (status == SizeLayout::kFree) continue;
+        double reduced_cost = -sum_dual;
+        for (std::size_t l = 0; l < adversary.size(); ++l)
+          reduced_cost += scale_ * kernel(predictor[k].size, adversary[l].size) * adversary_dual(l, i);
+        if (status == SizeLayout::kOut ? reduced_cost > kTolerance : reduced_cost < -kTolerance)
+          rejected_p.push_back({k, i});
+      }
     }
-  };
-  glp_prob* lp() { return lp_.get(); }
+    for (std::size_t l = 0; l < adversary.size(); ++l) {
+      if (std::fabs(glp_get_row_dual(lp(), q_[l].value_row)) <= kZeroWeight) continue;
+      const double mu = glp_get_col_prim(lp(), q_[l].mu_column);
+      for (long i = first; i < end; ++i) {
+        const int status = adversary[l].at(i);
+        if (status == SizeLayout::kFree) continue;
+        double cost = -ranked_.psi[i];
+        for (std::size_t k = 0; k < predictor.size(); ++k)
+          cost += kernel(predictor[k].size, adversary[l].size) * predictor_marginal(k, i);
+        cost *= scale_;
+        if (status == SizeLayout::kIn ? cost > mu + kTolerance : cost < mu - kTolerance) rejected_q.push_back({l, i});
+      }
+    }
+    for (const auto& [k, i] : rejected_p) predictor[k].free(i);
+    for (const auto& [l, i] : rejected_q) adversary[l].free(i);
+    return static_cast<int>(rejected_p.size() + rejected_q.size());
+  }
+
+  void extract(Restricted& out) const {
+    const long first = first_, end = end_;
+    out.first = first;
+    out.end = end;
+    out.value = glp_get_obj_val(lp()) / scale_ - ranked_.sum(0, first);
+    const std::size_t P = predictor.size(), Q = adversary.size(), width = static_cast<std::size_t>(end - first);
+    if (empty_column_ != 0) {
+      out.predictor.empty = std::max(0.0, glp_get_col_prim(lp(), empty_column_));
+      out.adversary.empty = std::fabs(glp_get_row_dual(lp(), empty_row_));
+    }
+    out.predictor.region.assign(width * P, 0.0);
+    out.adversary.region.assign(width * Q, 0.0);
+    for (std::size_t k = 0; k < P; ++k) {
+      const double weight = std::max(0.0, glp_get_col_prim(lp(), p_[k].r_column));
+      out.predictor.sizes.push_back(predictor[k].size);
+      out.predictor.weight.push_back(weight);
+      for (long i = first; i < end; ++i)
+        out.predictor.region[static_cast<std::size_t>(i - first) * P + k] = std::clamp(predictor_marginal(k, i), 0.0, weight);
+    }
+    for (std::size_t l = 0; l < Q; ++l) {
+      const double weight = std::fabs(glp_get_row_dual(lp(), q_[l].value_row));
+      out.adversary.sizes.push_back(adversary[l].size);
+      out.adversary.weight.push_back(weight);
+      for (long i = first; i < end; ++i)
+        out.adversary.region[static_cast<std::size_t>(i - first) * Q + l] = std::min(weight, std::fabs(adversary_dual(l, i)));
+    }
+  }
+
+  // After rows and columns left, the basis may have too few basic variables (make the slackest
+  // non-basic rows basic) or too many (make the basic columns nearest zero non-basic). A basis
+  // that turns out singular sends run_simplex to its advanced-basis fallback.
+  void repair_basis_count() {
+    const int m = glp_get_num_rows(lp()), columns = glp_get_num_cols(lp());
+    int basic = 0;
+    for (int r = 1; r <= m; ++r) basic += glp_get_row_stat(lp(), r) == GLP_BS;
+    for (int c = 1; c <= columns; ++c) basic += glp_get_col_stat(lp(), c) == GLP_BS;
+    std::vector<std::pair<double, int>> candidates;
+    if (basic < m) {
+      for (int r = 1; r <= m; ++r) {
+        if (glp_get_row_stat(lp(), r) == GLP_BS || glp_get_row_type(lp(), r) != GLP_UP) continue;
+        candidates.push_back({glp_get_row_prim(lp(), r) - glp_get_row_ub(lp(), r), r});  // -slack
+      }
+      std::sort(candidates.begin(), candidates.end());
+      for (std::size_t j = 0; j < candidates.size() && basic < m; ++j, ++basic) glp_set_row_stat(lp(), candidates[j].second, GLP_BS);
+    } else if (basic > m) {
+      for (int c = 1; c <= columns; ++c)
+        if (glp_get_col_stat(lp(), c) == GLP_BS && glp_get_col_type(lp(), c) == GLP_LO)
+          candidates.push_back({std::fabs(glp_get_col_prim(lp(), c)), c});
+      std::sort(candidates.begin(), candidates.end());
+      for (std::size_t j = 0; j < candidates.size() && basic > m; ++j, --basic) glp_set_col_stat(lp(), candidates[j].second, GLP_NL);
+    }
+  }
 
   const RankedPotentials& ranked_;
-  long a_;
-  int width_;
   double scale_;
-  std::unique_ptr<glp_prob, void (*)(glp_prob*)> lp_;
-  std::vector<PredictorSize> predictor_;
-  std::vector<AdversarySize> adversary_;
+  std::unique_ptr<glp_prob, void (*)(glp_prob*)> lp_{nullptr, glp_delete_prob};
+  int v_column_ = 0, one_row_ = 0, empty_column_ = 0, empty_row_ = 0;
+  long first_ = 0, end_ = 0;
+  std::vector<PredictorIndex> p_;
+  std::vector<AdversaryIndex> q_;
 };
 
 struct BestValue {
@@ -237,38 +533,38 @@ struct BestValue {
   long size;
 };
 
-// Predictor's best response over all pure actions (Eq. 3.11): for each size k, the top k of the
-// scores  T: sum_l 2 s_l/(k+l);  band i: sum_l 2 q_il/(k+l);  others: 0;  minus E_Q[psi].
-// T's score is the largest since q_il <= s_l. Sorted by value, best first.
+// Predictor's best response over all pure actions (Eq. 3.11): for each size k >= 1, the top k
+// of the scores  below a: sum_l 2 s_l/(k+l);  region i: sum_l 2 q_il/(k+l);  from b on: 0;
+// minus E_Q[psi] (l >= 1: the empty action scores nothing). The first score is the largest
+// since q_il <= s_l. Best first.
 std::vector<BestValue> predictor_values(const RankedPotentials& ranked, long a, long b,
-                                        const BandStrategy& adversary) {
+                                        const RegionStrategy& adversary) {
   const long n = ranked.n(), width = b - a, Q = static_cast<long>(adversary.sizes.size());
   double expected_psi = 0.0;
   for (long l = 0; l < Q; ++l) expected_psi += adversary.weight[l] * ranked.sum(0, a);
   for (long i = 0; i < width; ++i)
-    for (long l = 0; l < Q; ++l) expected_psi += adversary.band[i * Q + l] * ranked.psi[a + i];
-  std::vector<BestValue> values{{-expected_psi, 0}};  // k = 0 scores 0: the adversary never plays {}
-  std::vector<double> band(width);
+    for (long l = 0; l < Q; ++l) expected_psi += adversary.region[i * Q + l] * ranked.psi[a + i];
+  std::vector<BestValue> values{{adversary.empty - expected_psi, 0}};  // k = 0: F1 1 against {} only
+  std::vector<double> scores(width);
   for (long k = 1; k <= n; ++k) {
-    double top = 0.0, band_total = 0.0;
+    double top = 0.0, region_total = 0.0;
     for (long l = 0; l < Q; ++l) {
-      top += 2.0 * adversary.weight[l] / static_cast<double>(k + adversary.sizes[l]);
-      band_total += 2.0 * static_cast<double>(adversary.sizes[l] - a) * adversary.weight[l] /
-                    static_cast<double>(k + adversary.sizes[l]);
+      top += adversary.weight[l] * kernel(k, adversary.sizes[l]);
+      region_total += static_cast<double>(adversary.sizes[l] - a) * adversary.weight[l] * kernel(k, adversary.sizes[l]);
     }
     double value;
     if (k <= a) {
       value = static_cast<double>(k) * top;
     } else if (k >= b) {
-      value = static_cast<double>(a) * top + band_total;
+      value = static_cast<double>(a) * top + region_total;
     } else {
       for (long i = 0; i < width; ++i) {
         double x = 0.0;
-        for (long l = 0; l < Q; ++l) x += 2.0 * adversary.band[i * Q + l] / static_cast<double>(k + adversary.sizes[l]);
-        band[i] = x;
+        for (long l = 0; l < Q; ++l) x += adversary.region[i * Q + l] * kernel(k, adversary.sizes[l]);
+        scores[i] = x;
       }
-      std::nth_element(band.begin(), band.begin() + (k - a), band.end(), std::greater<double>());
-      value = static_cast<double>(a) * top + std::accumulate(band.begin(), band.begin() + (k - a), 0.0);
+      std::nth_element(scores.begin(), scores.begin() + (k - a), scores.end(), std::greater<double>());
+      value = static_cast<double>(a) * top + std::accumulate(scores.begin(), scores.begin() + (k - a), 0.0);
     }
     values.push_back({value - expected_psi, k});
   }
@@ -276,190 +572,272 @@ std::vector<BestValue> predictor_values(const RankedPotentials& ranked, long a, 
   return values;
 }
 
-// Adversary's best response over all pure actions (Eq. 3.12): for each size l, the sum of the l
-// smallest costs  T: sum_k 2 r_k/(k+l) - psi_i;  band i: sum_k 2 p_ik/(k+l) - psi_i;  others: -psi_i.
-// T's and the others' costs are sorted by rank already, so the l-th smallest cost is found by
-// bisection on a threshold with binary searches in the three sorted lists. Sorted, best first.
-std::vector<BestValue> adversary_values(const RankedPotentials& ranked, long a, long b,
-                                        const BandStrategy& predictor) {
-  const long n = ranked.n(), width = b - a, P = static_cast<long>(predictor.sizes.size());
-  std::vector<BestValue> values{{0.0, 0}};  // l = 0: F1(y_hat, {}) = 0 for the non-empty y_hat played
-  std::vector<double> band(width), band_prefix(width + 1);
-  const auto& psi = ranked.psi;
-  for (long l = 1; l <= n; ++l) {
-    double top = 0.0;
-    for (long k = 0; k < P; ++k) top += 2.0 * predictor.weight[k] / static_cast<double>(predictor.sizes[k] + l);
-    for (long i = 0; i < width; ++i) {
-      double x = -psi[a + i];
-      for (long k = 0; k < P; ++k) x += 2.0 * predictor.band[i * P + k] / static_cast<double>(predictor.sizes[k] + l);
-      band[i] = x;
-    }
-    std::sort(band.begin(), band.end());
-    for (long i = 0; i < width; ++i) band_prefix[i + 1] = band_prefix[i] + band[i];
-    // Count and sum of the costs <= t in each list (psi descending, so T's costs top - psi_i and
-    // the others' -psi_i ascend with the rank).
-    auto count_sum = [&](double t, long& count, double& sum) {
-      long in_top = std::upper_bound(psi.begin(), psi.begin() + a, top - t, std::greater<double>()) - psi.begin();
-      long in_band = std::upper_bound(band.begin(), band.end(), t) - band.begin();
-      long in_rest = std::upper_bound(psi.begin() + b, psi.end(), -t, std::greater<double>()) - (psi.begin() + b);
-      count = in_top + in_band + in_rest;
-      sum = static_cast<double>(in_top) * top - ranked.sum(0, in_top) + band_prefix[in_band] - ranked.sum(b, b + in_rest);
-    };
-    double low = std::min({a > 0 ? top - psi[0] : INFINITY, width > 0 ? band[0] : INFINITY, b < n ? -psi[b] : INFINITY});
-    double high = std::max({a > 0 ? top - psi[a - 1] : -INFINITY, width > 0 ? band[width - 1] : -INFINITY,
-                            b < n ? -psi[n - 1] : -INFINITY});
-    low = std::nextafter(low, -INFINITY);  // count(low) < l <= count(high)
-    long count;
-    double sum;
-    while (std::nextafter(low, INFINITY) < high) {
-      const double middle = low + (high - low) / 2.0;
-      if (middle <= low || middle >= high) break;
-      count_sum(middle, count, sum);
-      (count >= l ? high : low) = middle;
-    }
-    count_sum(low, count, sum);
-    values.push_back({sum + static_cast<double>(l - count) * high, l});
+// The adversary's costs at size l (Eq. 3.12): below a, top - psi_i with top = sum_k 2 r_k/(k+l);
+// region i, sum_k 2 p_ik/(k+l) - psi_i (kept sorted, with prefix sums); from b on, -psi_i.
+struct AdversaryCosts {
+  double top = 0.0;
+  std::vector<double> region, prefix;
+};
+AdversaryCosts adversary_costs(const RankedPotentials& ranked, long a, long b, const RegionStrategy& predictor, long l) {
+  const long width = b - a, P = static_cast<long>(predictor.sizes.size());
+  AdversaryCosts c{0.0, std::vector<double>(width), std::vector<double>(width + 1, 0.0)};
+  for (long k = 0; k < P; ++k) c.top += predictor.weight[k] * kernel(predictor.sizes[k], l);
+  for (long i = 0; i < width; ++i) {
+    double x = -ranked.psi[a + i];
+    for (long k = 0; k < P; ++k) x += predictor.region[i * P + k] * kernel(predictor.sizes[k], l);
+    c.region[i] = x;
   }
-  std::sort(values.begin(), values.end(), [](const BestValue& x, const BestValue& y) { return x.value < y.value; });
+  std::sort(c.region.begin(), c.region.end());
+  std::partial_sum(c.region.begin(), c.region.end(), c.prefix.begin() + 1);
+  return c;
+}
+
+// The sum of the l smallest costs. The costs below a and from b on ascend with the rank (psi
+// descends), so the l-th smallest cost is found by bisection on a threshold with binary
+// searches in the three sorted lists.
+double sum_of_smallest(const RankedPotentials& ranked, long a, long b, const AdversaryCosts& c, long l) {
+  const long n = ranked.n(), width = b - a;
+  const auto& psi = ranked.psi;
+  auto count_sum = [&](double t, long& count, double& sum) {
+    const long below = std::upper_bound(psi.begin(), psi.begin() + a, c.top - t, std::greater<double>()) - psi.begin();
+    const long inside = std::upper_bound(c.region.begin(), c.region.end(), t) - c.region.begin();
+    const long after = std::upper_bound(psi.begin() + b, psi.end(), -t, std::greater<double>()) - (psi.begin() + b);
+    count = below + inside + after;
+    sum = static_cast<double>(below) * c.top - ranked.sum(0, below) + c.prefix[inside] - ranked.sum(b, b + after);
+  };
+  double low = std::min({a > 0 ? c.top - psi[0] : INFINITY, width > 0 ? c.region[0] : INFINITY, b < n ? -psi[b] : INFINITY});
+  double high = std::max({a > 0 ? c.top - psi[a - 1] : -INFINITY, width > 0 ? c.region[width - 1] : -INFINITY,
+                          b < n ? -psi[n - 1] : -INFINITY});
+  low = std::nextafter(low, -INFINITY);  // count(low) < l <= count(high)
+  long count;
+  double sum;
+  while (std::nextafter(low, INFINITY) < high) {
+    const double middle = low + (high - low) / 2.0;
+    if (middle <= low || middle >= high) break;
+    count_sum(middle, count, sum);
+    (count >= l ? high : low) = middle;
+  }
+  count_sum(low, count, sum);
+  return sum + static_cast<double>(l - count) * high;
+}
+
+// The adversary's best values over sizes 0..n, exact for every size that can be among the
+// `wanted` best (best first). Costs fall as l grows, so the costs at the last size of a block of
+// 64 sizes bound the values of the whole block from below; blocks whose bound cannot beat the
+// `wanted`-th best exact value are skipped.
+std::vector<BestValue> adversary_values(const RankedPotentials& ranked, long a, long b,
+                                        const RegionStrategy& predictor, std::size_t wanted) {
+  constexpr long kBlock = 64;
+  struct Block {
+    double bound;
+    long first, last;
+  };
+  std::vector<Block> blocks;
+  for (long first = 1; first <= ranked.n(); first += kBlock) {
+    const long last = std::min(ranked.n(), first + kBlock - 1);
+    const AdversaryCosts costs = adversary_costs(ranked, a, b, predictor, last);
+    double bound = INFINITY;
+    for (long l = first; l <= last; ++l) bound = std::min(bound, sum_of_smallest(ranked, a, b, costs, l));
+    blocks.push_back({bound, first, last});
+  }
+  std::sort(blocks.begin(), blocks.end(), [](const Block& x, const Block& y) { return x.bound < y.bound; });
+  std::vector<BestValue> values{{predictor.empty, 0}};  // l = 0: F1 1 against {} only
+  auto by_value = [](const BestValue& x, const BestValue& y) { return x.value < y.value; };
+  for (const auto& block : blocks) {
+    if (values.size() >= wanted) {
+      std::nth_element(values.begin(), values.begin() + static_cast<long>(wanted - 1), values.end(), by_value);
+      if (block.bound >= values[wanted - 1].value) break;
+    }
+    for (long l = block.first; l <= block.last; ++l)
+      values.push_back({sum_of_smallest(ranked, a, b, adversary_costs(ranked, a, b, predictor, l), l), l});
+  }
+  std::sort(values.begin(), values.end(), by_value);
   return values;
 }
 
-// The psi-ranks [a, b) of the examples on which the double oracle's predictor mixes after
-// `seconds`, widened by 4% of their span + 2 on each side (the band the tables above were
-// measured with is the mixed set at 185 iterations plus 25 on each side).
-std::pair<long, long> band_of_double_oracle(const Eigen::VectorXd& psi, double seconds) {
-  const long n = psi.size();
-  mpg::MetricSettings settings;  // F1
-  const auto game = mpg::make_binary_game(settings, {psi.data(), psi.data() + n}, std::vector<int>(static_cast<std::size_t>(n), 0));
-  mpg::DoubleOracleOptions options;
-  options.max_seconds = seconds;
-  options.tolerance = 1e-9;
-  const auto solution = mpg::solve_double_oracle(*game, options);
-  const Eigen::VectorXd marginals = mpg::binary_marginals(solution.predictor, static_cast<std::size_t>(n));
-  std::vector<long> order(static_cast<std::size_t>(n));
-  std::iota(order.begin(), order.end(), 0L);
-  std::stable_sort(order.begin(), order.end(), [&](long x, long y) { return psi[x] > psi[y]; });
-  long first = n, last = -1;
-  for (long rank = 0; rank < n; ++rank) {
-    const double p = marginals[order[static_cast<std::size_t>(rank)]];
-    if (p > 1e-9 && p < 1.0 - 1e-9) {
-      first = std::min(first, rank);
-      last = rank;
+// The best pure action of size k of each player (as 0/1 per rank), for freeing the entries of a
+// layout that rule it out.
+std::vector<char> predictor_action(long n, long a, long b, const RegionStrategy& adversary, long k) {
+  std::vector<char> in(static_cast<std::size_t>(n), 0);
+  const long Q = static_cast<long>(adversary.sizes.size());
+  std::fill(in.begin(), in.begin() + std::min(k, a), 1);
+  if (k <= a) return in;
+  std::vector<std::pair<double, long>> scores;  // (-score, rank): best first
+  for (long i = a; i < b; ++i) {
+    double x = 0.0;
+    for (long l = 0; l < Q; ++l) x += adversary.region[(i - a) * Q + l] * kernel(k, adversary.sizes[l]);
+    scores.push_back({-x, i});
+  }
+  const long taken = std::min(k - a, b - a);
+  std::partial_sort(scores.begin(), scores.begin() + taken, scores.end());
+  for (long j = 0; j < taken; ++j) in[static_cast<std::size_t>(scores[j].second)] = 1;
+  std::fill(in.begin() + b, in.begin() + b + (k - a - taken), 1);
+  return in;
+}
+std::vector<char> adversary_action(const RankedPotentials& ranked, long a, long b, const RegionStrategy& predictor, long l) {
+  const long n = ranked.n();
+  const long P = static_cast<long>(predictor.sizes.size());
+  double top = 0.0;
+  for (long k = 0; k < P; ++k) top += predictor.weight[k] * kernel(predictor.sizes[k], l);
+  std::vector<std::pair<double, long>> cost(static_cast<std::size_t>(n));
+  for (long i = 0; i < n; ++i) {
+    double c = -ranked.psi[i];
+    if (i < a) c += top;
+    if (i >= a && i < b)
+      for (long k = 0; k < P; ++k) c += predictor.region[(i - a) * P + k] * kernel(predictor.sizes[k], l);
+    cost[static_cast<std::size_t>(i)] = {c, i};
+  }
+  std::nth_element(cost.begin(), cost.begin() + l, cost.end());
+  std::vector<char> in(static_cast<std::size_t>(n), 0);
+  for (long j = 0; j < l; ++j) in[static_cast<std::size_t>(cost[j].second)] = 1;
+  return in;
+}
+
+// Frees every fixed entry of the layout that the action contradicts; returns how many.
+int free_disagreements(SizeLayout& layout, const std::vector<char>& in) {
+  int freed = 0;
+  for (long i = 0; i < static_cast<long>(in.size()); ++i) {
+    const int status = layout.at(i);
+    if (status != SizeLayout::kFree && status != in[static_cast<std::size_t>(i)]) {
+      layout.free(i);
+      ++freed;
     }
   }
-  if (last < 0) throw mpg::Error("f1_marginal_lp: the double oracle's predictor mixes no example; give the band by hand");
-  const long margin = (last + 1 - first) / 25 + 2;
-  std::printf("double oracle: %d iterations in %.2f s, gap %.3g, mixes psi-ranks [%ld, %ld]\n",
-              solution.summary.iterations, solution.summary.seconds, solution.summary.gap, first, last);
-  return {std::max(1L, first - margin), std::min(n, last + 1 + margin)};
+  return freed;
+}
+
+// Adds up to `count` best-response sizes that beat the restricted value (`better`), or, for
+// sizes present already, frees the entries that rule the best response out. Returns the number
+// of sizes added plus entries freed.
+template <class Better, class Action>
+int add_best_responses(std::vector<SizeLayout>& layouts, const std::vector<BestValue>& best, int count,
+                        long half_width, long n, Better better, Action action) {
+  int taken = 0, changed = 0;
+  for (const auto& [value, size] : best) {
+    if (taken == count || !better(value)) break;
+    if (size == 0) {  // the empty action: main adds it to the LP
+      ++taken;
+      continue;
+    }
+    auto found = std::find_if(layouts.begin(), layouts.end(), [&](const SizeLayout& x) { return x.size == size; });
+    if (found == layouts.end()) {
+      layouts.push_back(SizeLayout::window(size, half_width, n));
+      found = layouts.end() - 1;
+      ++changed;
+    }
+    changed += free_disagreements(*found, action(size));
+    found->idle_rounds = 0;
+    ++taken;
+  }
+  return changed;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "Prototype (issue 3): the F1 game of a whole file solved over marginals on a band of psi-ranks\n"
-      "[a, b), with best-response size generation and an exact certificate over the full game.\n"
-      "See bench/README.md, \"A solver over marginals\"."};
-  std::string model_path, test_path;
+      "Prototype (issue 3): the F1 game of a whole file solved over marginals, each action size\n"
+      "with its own window of free entries grown by pricing, best-response size generation and an\n"
+      "exact certificate over the full game. See bench/README.md, \"A solver over marginals\"."};
+  std::string model_path, test_path, potentials_path;
   double scale = 1.0, tolerance = 1e-6, max_seconds = 60.0;
-  long band_first = -1, band_end = -1;
-  int initial_sizes = 3, sizes_per_round = 2;
-  app.add_option("--model", model_path, "JSON model of `mpg train` (its theta gives psi_i = theta . x_i)")->required();
-  app.add_option("--test", test_path, "LIBSVM file whose examples form the game")->required();
-  app.add_option("--scale", scale, "Multiply theta by this")->check(CLI::PositiveNumber);
-  double band_seconds = 0.0;
-  auto* first_option = app.add_option("--band-first", band_first, "a: first psi-rank of the band (ranks below a are always positive)");
-  auto* end_option = app.add_option("--band-end", band_end, "b: one past the band's last psi-rank (ranks from b on never positive)");
-  auto* auto_option = app.add_option("--band-from-double-oracle", band_seconds,
-                 "Instead of --band-first/--band-end: run the double oracle this many seconds and take the psi-ranks of the "
-                 "examples its predictor mixes, widened by 4% of their span + 2 on each side (not counted in the game time)")
-      ->check(CLI::PositiveNumber);
-  first_option->needs(end_option)->excludes(auto_option);
-  end_option->needs(first_option);
-  auto* band_group = app.add_option_group("band");
-  band_group->add_option(first_option);
-  band_group->add_option(auto_option);
-  band_group->require_option(1);
-  app.add_option("--initial-sizes", initial_sizes, "Sizes per player in the first restricted game, spread over (a, b)")->check(CLI::PositiveNumber);
-  app.add_option("--sizes-per-round", sizes_per_round, "Best-response sizes added per player and round")->check(CLI::PositiveNumber);
-  app.add_option("--tolerance", tolerance, "Stop at this equilibrium gap")->check(CLI::PositiveNumber);
-  app.add_option("--max-seconds", max_seconds, "Stop after this many seconds of game time (LP included)")->check(CLI::NonNegativeNumber);
+  long half_width = 64;
+  int sizes_per_round = 2, drop_after = 3;
+  auto* model_option = app.add_option("--model", model_path, "JSON model of `mpg train` (its theta gives psi_i = theta . x_i)");
+  auto* test_option = app.add_option("--test", test_path, "LIBSVM file whose examples form the game");
+  auto* potentials_option = app.add_option("--potentials-file", potentials_path,
+      "Instead of --model/--test: a file of psi_1..psi_n (as `mpg solve-game --potentials-file`)");
+  model_option->needs(test_option)->excludes(potentials_option);
+  test_option->needs(model_option);
+  auto* input = app.add_option_group("input");
+  input->add_option(model_option);
+  input->add_option(potentials_option);
+  input->require_option(1);
+  app.add_option("--scale", scale, "Multiply the potentials by this")->check(CLI::PositiveNumber);
+  app.add_option("--window", half_width, "A new size k starts with the ranks [k - W, k + W) free")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--sizes-per-round", sizes_per_round, "Best-response sizes added (or widened) per player and round")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--drop-after", drop_after, "Drop a size from the LP after this many rounds with zero weight")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--tolerance", tolerance, "Stop at this equilibrium gap")->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--max-seconds", max_seconds, "Stop after this many seconds of game time (LP included)")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
   CLI11_PARSE(app, argc, argv);
   try {
-    const auto model = mpg::BinaryModel::read(model_path);
-    const auto problem = mpg::load_binary_problem(test_path, model.positive_label, model.feature_count, model.bias);
-    const Eigen::VectorXd psi = scale * (problem.features * model.aligned_theta(problem.features.cols() - 1));
-    RankedPotentials ranked{{psi.data(), psi.data() + psi.size()}, {}};
-    std::sort(ranked.psi.begin(), ranked.psi.end(), std::greater<double>());
-    ranked.prefix.assign(ranked.psi.size() + 1, 0.0);
-    std::partial_sum(ranked.psi.begin(), ranked.psi.end(), ranked.prefix.begin() + 1);
-    if (band_seconds > 0.0) {
-      const auto [first, end] = band_of_double_oracle(psi, band_seconds);
-      band_first = first;
-      band_end = end;
+    std::vector<double> potentials;
+    if (!potentials_path.empty()) {
+      potentials = mpg::read_number_file(potentials_path);
+    } else {
+      const auto model = mpg::BinaryModel::read(model_path);
+      const auto problem = mpg::load_binary_problem(test_path, model.positive_label, model.feature_count, model.bias);
+      const Eigen::VectorXd psi = problem.features * model.aligned_theta(problem.features.cols() - 1);
+      potentials.assign(psi.data(), psi.data() + psi.size());
     }
-    const long n = ranked.n(), a = band_first, b = band_end;
-    if (a < 1 || b <= a + 1 || b > n)
-      throw mpg::Error("f1_marginal_lp: the band needs 1 <= a and a + 2 <= b <= n = " + std::to_string(n));
-
-    std::set<long> kp, kq;
-    RestrictedGame restricted(ranked, a, b, static_cast<double>(a + b));
-    for (int j = 0; j < initial_sizes; ++j) {
-      const long k = a + 1 + ((b - a - 1) * (2 * j + 1)) / (2 * initial_sizes);
-      if (kp.insert(k).second) restricted.add_predictor_size(k);
-      if (kq.insert(k).second) restricted.add_adversary_size(k);
-    }
-    std::printf("n = %ld, band of psi-ranks [%ld, %ld) (%ld examples), theta x %g\n", n, a, b, b - a, scale);
+    for (double& x : potentials) x *= scale;
+    const RankedPotentials ranked(std::move(potentials));
+    const long n = ranked.n();
+    if (n < 2) throw mpg::Error("f1_marginal_lp: the game needs at least 2 examples");
+    // Both players start from one size: the number of positive potentials (at least 1).
+    const long first_size = std::clamp(static_cast<long>(std::count_if(ranked.psi.begin(), ranked.psi.end(), [](double x) { return x > 0.0; })), 1L, n);
+    LayoutGame game(ranked, 2.0 * static_cast<double>(first_size));
+    game.predictor.push_back(SizeLayout::window(first_size, half_width, n));
+    game.adversary.push_back(SizeLayout::window(first_size, half_width, n));
+    std::printf("n = %ld, theta x %g, first size %ld, window +-%ld\n", n, scale, first_size, half_width);
     double lower = -INFINITY, upper = INFINITY;
     const auto start = Clock::now();
     for (int round = 1;; ++round) {
-      const auto solved = restricted.solve(max_seconds - seconds_since(start));
+      const auto solved = game.solve(max_seconds - seconds_since(start));
       if (!solved) {
         std::printf("stopped at --max-seconds inside round %d's LP\n", round);
         return 1;
       }
-      const Restricted& game = *solved;
-      const auto predictor = predictor_values(ranked, a, b, game.adversary);
-      const auto adversary = adversary_values(ranked, a, b, game.predictor);
+      const Restricted& restricted = *solved;
+      const long a = restricted.first, b = restricted.end;
+      const RegionStrategy predictor = restricted.predictor.in_use(b - a), adversary = restricted.adversary.in_use(b - a);
+      const std::size_t wanted = static_cast<std::size_t>(sizes_per_round);
+      const auto predictor_best = predictor_values(ranked, a, b, adversary);
+      const auto adversary_best = adversary_values(ranked, a, b, predictor, wanted);
       // The predictor's strategy guarantees the adversary's best value against it, and the
       // adversary's the predictor's; the best of each over the rounds so far form the pair
       // whose gap is reported.
-      lower = std::max(lower, adversary.front().value);
-      upper = std::min(upper, predictor.front().value);
+      lower = std::max(lower, adversary_best.front().value);
+      upper = std::min(upper, predictor_best.front().value);
       const double gap = upper - lower;
-      std::printf("round %d: sizes %zu + %zu, LP %.2f s, value in [%.10f, %.10f], gap %.3g "
-                  "(best sizes %ld and %ld), %.2f s\n",
-                  round, kp.size(), kq.size(), game.lp_seconds, lower, upper, gap,
-                  predictor.front().size, adversary.front().size, seconds_since(start));
-      if (predictor.front().size < a || predictor.front().size > b || adversary.front().size < a ||
-          adversary.front().size > b)
-        std::printf("  a best response has a size outside [a, b]: widen the band\n");
+      std::printf("round %d: sizes %zu + %zu (in use %zu + %zu), region [%ld, %ld), LP %d rows, %d pricing passes %.2f s, "
+                  "value in [%.10f, %.10f], gap %.3g (best sizes %ld and %ld), %.2f s\n",
+                  round, game.predictor.size(), game.adversary.size(), predictor.sizes.size(), adversary.sizes.size(), a, b,
+                  restricted.rows, restricted.pricing_passes, restricted.lp_seconds, lower, upper, gap,
+                  predictor_best.front().size, adversary_best.front().size, seconds_since(start));
       std::fflush(stdout);
       if (gap <= tolerance) break;
       if (seconds_since(start) > max_seconds) {
         std::printf("stopped at --max-seconds before the gap reached %g\n", tolerance);
         return 1;
       }
-      int added_k = 0, added_l = 0;
-      for (const auto& [value, k] : predictor) {
-        if (added_k == sizes_per_round || value <= game.value) break;
-        if (k >= a && k <= b && kp.insert(k).second) {
-          restricted.add_predictor_size(k);
-          ++added_k;
-        }
-      }
-      for (const auto& [value, l] : adversary) {
-        if (added_l == sizes_per_round || value >= game.value) break;
-        if (l >= a && l <= b && kq.insert(l).second) {
-          restricted.add_adversary_size(l);
-          ++added_l;
-        }
-      }
-      if (added_k + added_l == 0) {
-        std::printf("no improving size inside the band: widen [a, b)\n");
+      auto empty_beats = [&](const std::vector<BestValue>& best, auto better) {
+        for (std::size_t j = 0; j < best.size() && j < wanted && better(best[j].value); ++j)
+          if (best[j].size == 0) return true;
+        return false;
+      };
+      const bool add_empty =
+          !game.with_empty_action &&
+          (empty_beats(predictor_best, [&](double v) { return v > restricted.value + kZeroWeight; }) ||
+           empty_beats(adversary_best, [&](double v) { return v < restricted.value - kZeroWeight; }));
+      game.with_empty_action = game.with_empty_action || add_empty;
+      const int changed =
+          static_cast<int>(add_empty) +
+          add_best_responses(game.predictor, predictor_best, sizes_per_round, half_width, n,
+                             [&](double v) { return v > restricted.value + kZeroWeight; },
+                             [&](long k) { return predictor_action(n, a, b, adversary, k); }) +
+          add_best_responses(game.adversary, adversary_best, sizes_per_round, half_width, n,
+                             [&](double v) { return v < restricted.value - kZeroWeight; },
+                             [&](long l) { return adversary_action(ranked, a, b, predictor, l); });
+      if (changed == 0) {
+        std::printf("no best response beats the restricted value: the LP's tolerances limit the gap\n");
         return 1;
       }
+      game.drop_idle_sizes(drop_after);
     }
   } catch (const std::exception& error) {
     std::fprintf(stderr, "%s\n", error.what());
