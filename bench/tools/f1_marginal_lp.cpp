@@ -27,8 +27,9 @@
 // found so far: it is exact for the full game, whatever the layouts.
 // The empty action (size 0, F1(empty, empty) = 1 and 0 against any other action) becomes one
 // more column and one more row of the LP once a best response is empty (small games).
-// Not in the library: no tests, and no decomposition of the marginals into pure actions (so no
-// most probable action and no test F1).
+// At the end it reports the likeliest pure action of the best predictor strategy (see
+// likeliest_action) and, for a labelled test file, its F1. Not in the library, and no tests
+// there (bench/f1_marginal_check.sh compares it with the double oracle on small games).
 #include <glpk.h>
 
 #include <CLI/CLI.hpp>
@@ -732,6 +733,38 @@ int add_best_responses(std::vector<SizeLayout>& layouts, const std::vector<BestV
   return changed;
 }
 
+
+// The pure action of largest probability a mix with the predictor's marginals can give. For size
+// k with conditional marginals x_i = p_ik / r_k on the region (sum: k - a), an action S can have
+// weight lambda in a decomposition only if x_i >= lambda on S and x_i <= 1 - lambda off S; the
+// top k - a by x maximise this: lambda_k = min(x_(k-a), 1 - x_(k-a+1)) (j-th largest). The
+// action is the one maximising r_k lambda_k (the empty action: its own weight). Unlike the
+// double oracle's most probable action, this does not depend on how the mix was built.
+struct LikeliestAction {
+  long size = 0;
+  double probability = 0.0;
+  std::vector<long> ranks;  // positive ranks, ascending
+};
+LikeliestAction likeliest_action(long a, long b, const RegionStrategy& predictor) {
+  LikeliestAction best{0, predictor.empty, {}};
+  const long width = b - a, P = static_cast<long>(predictor.sizes.size());
+  std::vector<std::pair<double, long>> x(static_cast<std::size_t>(width));
+  for (long j = 0; j < P; ++j) {
+    const double r = predictor.weight[j];
+    const long chosen = predictor.sizes[j] - a;
+    if (r <= 0.0 || chosen < 0 || chosen > width) continue;
+    for (long i = 0; i < width; ++i) x[static_cast<std::size_t>(i)] = {-predictor.region[i * P + j] / r, i};
+    std::sort(x.begin(), x.end());  // largest marginal first, ties by rank
+    const double lambda = std::min(chosen > 0 ? -x[static_cast<std::size_t>(chosen - 1)].first : 1.0,
+                                   chosen < width ? 1.0 + x[static_cast<std::size_t>(chosen)].first : 1.0);
+    if (r * lambda <= best.probability) continue;
+    best = {predictor.sizes[j], r * lambda, {}};
+    for (long i = 0; i < a; ++i) best.ranks.push_back(i);
+    for (long t = 0; t < chosen; ++t) best.ranks.push_back(a + x[static_cast<std::size_t>(t)].second);
+    std::sort(best.ranks.begin(), best.ranks.end());
+  }
+  return best;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -766,6 +799,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     std::vector<double> potentials;
+    std::vector<int> labels;  // of the test file, if given
     if (!potentials_path.empty()) {
       potentials = mpg::read_number_file(potentials_path);
     } else {
@@ -773,6 +807,16 @@ int main(int argc, char** argv) {
       const auto problem = mpg::load_binary_problem(test_path, model.positive_label, model.feature_count, model.bias);
       const Eigen::VectorXd psi = problem.features * model.aligned_theta(problem.features.cols() - 1);
       potentials.assign(psi.data(), psi.data() + psi.size());
+      labels = problem.labels;
+    }
+    // Labels by psi-rank (ties in psi have the same potential, so any order among them is the
+    // ranking RankedPotentials makes).
+    std::vector<int> label_by_rank;
+    if (!labels.empty()) {
+      std::vector<long> order(potentials.size());
+      std::iota(order.begin(), order.end(), 0L);
+      std::stable_sort(order.begin(), order.end(), [&](long x, long y) { return potentials[x] > potentials[y]; });
+      for (long i : order) label_by_rank.push_back(labels[static_cast<std::size_t>(i)]);
     }
     for (double& x : potentials) x *= scale;
     const RankedPotentials ranked(std::move(potentials));
@@ -785,11 +829,28 @@ int main(int argc, char** argv) {
     game.adversary.push_back(SizeLayout::window(first_size, half_width, n));
     std::printf("n = %ld, theta x %g, first size %ld, window +-%ld\n", n, scale, first_size, half_width);
     double lower = -INFINITY, upper = INFINITY;
+    // The predictor strategy that guarantees `lower`, and the report of its likeliest action.
+    LikeliestAction prediction;
+    auto report = [&] {
+      std::printf("likeliest action of the best predictor strategy: %ld positives, probability up to %.4f",
+                  prediction.size, prediction.probability);
+      if (!label_by_rank.empty()) {
+        long true_positives = 0;
+        for (long i : prediction.ranks) true_positives += label_by_rank[static_cast<std::size_t>(i)];
+        const long positives = std::count(label_by_rank.begin(), label_by_rank.end(), 1);
+        const double f1 = prediction.size + positives == 0
+                              ? 1.0
+                              : 2.0 * static_cast<double>(true_positives) / static_cast<double>(prediction.size + positives);
+        std::printf(", test F1 %.4f (%ld true positives, %ld positives in the file)", f1, true_positives, positives);
+      }
+      std::printf("\n");
+    };
     const auto start = Clock::now();
     for (int round = 1;; ++round) {
       const auto solved = game.solve(max_seconds - seconds_since(start));
       if (!solved) {
         std::printf("stopped at --max-seconds inside round %d's LP\n", round);
+        if (round > 1) report();
         return 1;
       }
       const Restricted& restricted = *solved;
@@ -801,6 +862,7 @@ int main(int argc, char** argv) {
       // The predictor's strategy guarantees the adversary's best value against it, and the
       // adversary's the predictor's; the best of each over the rounds so far form the pair
       // whose gap is reported.
+      if (adversary_best.front().value > lower) prediction = likeliest_action(a, b, predictor);
       lower = std::max(lower, adversary_best.front().value);
       upper = std::min(upper, predictor_best.front().value);
       const double gap = upper - lower;
@@ -810,9 +872,13 @@ int main(int argc, char** argv) {
                   restricted.rows, restricted.pricing_passes, restricted.lp_seconds, lower, upper, gap,
                   predictor_best.front().size, adversary_best.front().size, seconds_since(start));
       std::fflush(stdout);
-      if (gap <= tolerance) break;
+      if (gap <= tolerance) {
+        report();
+        break;
+      }
       if (seconds_since(start) > max_seconds) {
         std::printf("stopped at --max-seconds before the gap reached %g\n", tolerance);
+        report();
         return 1;
       }
       auto empty_beats = [&](const std::vector<BestValue>& best, auto better) {
@@ -835,6 +901,7 @@ int main(int argc, char** argv) {
                              [&](long l) { return adversary_action(ranked, a, b, predictor, l); });
       if (changed == 0) {
         std::printf("no best response beats the restricted value: the LP's tolerances limit the gap\n");
+        report();
         return 1;
       }
       game.drop_idle_sizes(drop_after);
