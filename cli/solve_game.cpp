@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/solver_choice.hpp"
 #include "lib/double_oracle.hpp"
 #include "lib/error.hpp"
 #include "lib/io.hpp"
@@ -12,6 +13,53 @@
 #include "lib/metrics/precision_at_k.hpp"
 
 namespace mpg::cli {
+namespace {
+
+// `mpg solve-game --solver marginals`: the value's bounds, the gap, each round's gap, and the
+// likeliest action of the predictor strategy that guarantees the lower bound.
+void solve_over_marginals(const std::vector<double>& psi, MarginalSolverOptions options, bool progress, bool json) {
+  nlohmann::ordered_json rounds = nlohmann::ordered_json::array();
+  auto timer = std::make_shared<LineTimer>(2.0, 5.0);
+  options.progress = [&rounds, timer, progress](const MarginalSolverSummary& summary) {
+    rounds.push_back({{"round", summary.rounds}, {"seconds", summary.seconds}, {"gap", summary.gap},
+                      {"lower", summary.lower}, {"upper", summary.upper}, {"lp_rows", summary.lp_rows},
+                      {"sizes_in_use", {summary.predictor_sizes, summary.adversary_sizes}}});
+    if (!progress || !timer->due()) return;
+    timer->printed();
+    fmt::print(stderr, "  game: round {:4d}  gap {:.3e}  sizes in use {}/{}  LP rows {}  {:.0f} s\n", summary.rounds,
+               summary.gap, summary.predictor_sizes, summary.adversary_sizes, summary.lp_rows, summary.seconds);
+  };
+  const auto solution = solve_f1_over_marginals(psi, options);
+  const auto& summary = solution.summary;
+  const std::size_t n = psi.size();
+  const std::string likeliest = n <= 64 ? to_bitstring(solution.likeliest_action, n)
+                                        : fmt::format("{} ones", solution.likeliest_action.size());
+  if (json) {
+    nlohmann::ordered_json out = {{"metric", "F1"},
+                                  {"solver", "marginals"},
+                                  {"n", n},
+                                  {"lower", summary.lower},
+                                  {"upper", summary.upper},
+                                  {"gap", summary.gap},
+                                  {"rounds", summary.rounds},
+                                  {"converged", summary.converged()},
+                                  {"status", to_string(summary.status)},
+                                  {"seconds", summary.seconds},
+                                  {"lp_seconds", summary.lp_seconds},
+                                  {"likeliest_action", likeliest},
+                                  {"likeliest_probability", solution.likeliest_probability},
+                                  {"history", rounds}};
+    fmt::print("{}\n", out.dump(2));
+    return;
+  }
+  fmt::print("metric      F1 (solver over marginals)\nn           {}\nvalue in    [{:.12g}, {:.12g}]\ngap         {:.3g}\n"
+             "rounds      {}\nstatus      {}\ntime        {:.3f} s ({:.3f} s LP)\n"
+             "likeliest   {} (probability up to {:.6f})\n",
+             n, summary.lower, summary.upper, summary.gap, summary.rounds, to_string(summary.status), summary.seconds,
+             summary.lp_seconds, likeliest, solution.likeliest_probability);
+}
+
+}  // namespace
 
 Action add_solve_game(CLI::App& app) {
   struct Settings {
@@ -22,6 +70,7 @@ Action add_solve_game(CLI::App& app) {
     std::string adversary = "unrestricted";
     bool json = false;
     DoubleOracleOptions game;
+    SolverChoice choice;
   };
   auto s = std::make_shared<Settings>();
   auto* command = app.add_subcommand(
@@ -48,6 +97,7 @@ Action add_solve_game(CLI::App& app) {
   command->add_flag("--json", s->json, "Print JSON: value, gap, iterations, predictor, adversary");
   add_game_options(*command, s->game);
   add_game_progress(*command, s->game);
+  add_solver_choice(*command, s->choice);
 
   return [s] {
     if (s->potentials.empty() && s->potentials_file.empty())
@@ -59,6 +109,11 @@ Action add_solve_game(CLI::App& app) {
       psi = parse_number_list(s->potentials, "--potentials");
     }
     const std::size_t n = psi.size();
+    if (s->choice.over_marginals()) {
+      if (s->metric != "f1") throw Error("--solver marginals solves F1 games only (--metric f1)");
+      solve_over_marginals(psi, s->choice.marginal_options(s->game), bool(s->game.progress), s->json);
+      return;
+    }
     std::unique_ptr<BinaryGame> game;
     if (s->metric == "f1") {
       game = std::make_unique<F1Game>(std::move(psi));

@@ -1,42 +1,29 @@
-// Prototype for issue 3 (bench/README, "A solver over marginals"): the F1 game of a whole file
-// solved in marginal space instead of over pure actions, with an exact certificate.
-//
-// Examples are ranked by psi (descending). A player's mixed strategy is a size distribution r_k
-// and marginals p_ik = P(y_i = 1, |y| = k): any point of 0 <= p_ik <= r_k, sum_i p_ik = k r_k
-// (a scaled hypersimplex per size: every such point is the marginal of some mixture of pure
-// actions). The payoff is bilinear in the marginals,
-//   E[F1 - psi(Y_check)] = sum_i sum_kl p_ik q_il 2/(k+l) - sum_il q_il psi_i     (k, l >= 1),
-// so a restricted game, a few action sizes per player, is one LP: the predictor's maxmin, with
-// the adversary's best value at each size l ("the sum of the l smallest costs
-// c_il = sum_k 2 p_ik/(k+l) - psi_i") written through LP duality. Its row duals are the
-// adversary's marginals.
+// The F1 game over marginals (lib/f1_marginal_solver.hpp). Notation: examples are ranked by psi,
+// descending; a player's strategy is r_k = P(|y| = k) and p_ik = P(y_i = 1, |y| = k), any point
+// of 0 <= p_ik <= r_k, sum_i p_ik = k r_k (a scaled hypersimplex per size: every such point is
+// the marginal of some mixture of pure actions). The payoff is bilinear in the marginals,
+//   E[F1 - psi(Y_check)] = sum_i sum_kl p_ik q_il 2/(k+l) - sum_il q_il psi_i    (k, l >= 1),
+// plus 1 for the pair of empty actions.
 //
 // Each size has a layout over the ranks: every example below `lo` is fixed in, every one from
 // `hi` on is fixed out, and the window [lo, hi) holds free entries (LP variables for the
-// predictor, LP rows for the adversary) and entries fixed in or out. A new size starts with the
-// window [k - W, k + W) all free. After each LP, pricing frees the fixed entries that the LP's
-// optimality conditions reject (the predictor's by reduced cost, the adversary's by its cost
-// against the threshold mu_l), and the LP is re-solved from its last basis until none is left.
-// The LP is then optimal for the game restricted to its sizes only. Sizes that carry no weight
-// for a few rounds leave the LP.
+// predictor, LP rows for the adversary) and entries fixed in or out. After each LP, pricing frees
+// the fixed entries that the LP's optimality conditions reject, and the LP is re-solved from its
+// last basis until none is left; the LP is then optimal for the game restricted to its sizes.
+// Sizes that carry no weight for a few rounds leave the LP.
 //
-// Each round the certificate computes both players' best responses over all sizes 1..n and
-// all examples of the full game, against the LP's strategies. The best sizes that beat the LP's
+// Each round the certificate computes both players' best responses over all sizes 0..n and all
+// examples of the full game, against the LP's strategies. The best sizes that beat the LP's
 // value are added, or, if present already, their fixed entries that disagree with the best
-// response are freed. The reported gap pairs the best predictor and the best adversary strategy
-// found so far: it is exact for the full game, whatever the layouts.
-// The empty action (size 0, F1(empty, empty) = 1 and 0 against any other action) becomes one
-// more column and one more row of the LP once a best response is empty (small games).
-// At the end it reports the likeliest pure action of the best predictor strategy (see
-// likeliest_action) and, for a labelled test file, its F1. Not in the library, and no tests
-// there (bench/f1_marginal_check.sh compares it with the double oracle on small games).
+// response are freed. The bounds pair the best predictor and the best adversary strategy found
+// so far: they hold for the full game, whatever the layouts.
+#include "lib/f1_marginal_solver.hpp"
+
 #include <glpk.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -44,10 +31,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "lib/binary_mpg.hpp"
 #include "lib/error.hpp"
-#include "lib/io.hpp"
 
+namespace mpg {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -59,8 +45,13 @@ double seconds_since(Clock::time_point start) {
 struct RankedPotentials {
   std::vector<double> psi;
   std::vector<double> prefix;
-  explicit RankedPotentials(std::vector<double> potentials) : psi(std::move(potentials)), prefix(psi.size() + 1, 0.0) {
-    std::sort(psi.begin(), psi.end(), std::greater<double>());
+  std::vector<std::size_t> order;  // order[rank] = the example's index in the input
+  explicit RankedPotentials(const std::vector<double>& potentials)
+      : prefix(potentials.size() + 1, 0.0), order(potentials.size()) {
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return potentials[x] > potentials[y]; });
+    for (std::size_t i : order) psi.push_back(potentials[i]);
     std::partial_sum(psi.begin(), psi.end(), prefix.begin() + 1);
   }
   long n() const { return static_cast<long>(psi.size()); }
@@ -180,23 +171,21 @@ class LayoutGame {
   void drop_idle_sizes(int rounds) {
     if (!lp_) return;
     std::vector<int> rows{0}, columns{0};  // GLPK's 1-based lists
-    std::vector<char> drop_k(predictor.size(), 0), drop_l(adversary.size(), 0);
-    for (std::size_t k = 0; k < p_.size(); ++k)
-      if (predictor[k].idle_rounds >= rounds) {
-        drop_k[k] = 1;
-        columns.push_back(p_[k].r_column);
-        rows.push_back(p_[k].sum_row);
-        for (const auto& [i, c] : p_[k].columns) columns.push_back(c);
-        for (const auto& [i, r] : p_[k].rows) rows.push_back(r);
-      }
-    for (std::size_t l = 0; l < q_.size(); ++l)
-      if (adversary[l].idle_rounds >= rounds) {
-        drop_l[l] = 1;
-        columns.push_back(q_[l].mu_column);
-        rows.push_back(q_[l].value_row);
-        for (const auto& [i, c] : q_[l].columns) columns.push_back(c);
-        for (const auto& [i, r] : q_[l].rows) rows.push_back(r);
-      }
+    // Flags the idle sizes of one player and lists their rows and columns.
+    auto collect = [&](const std::vector<SizeLayout>& layouts, const auto& index, auto column, auto row) {
+      std::vector<char> drop(layouts.size(), 0);
+      for (std::size_t j = 0; j < index.size(); ++j)
+        if (layouts[j].idle_rounds >= rounds) {
+          drop[j] = 1;
+          columns.push_back(index[j].*column);
+          rows.push_back(index[j].*row);
+          for (const auto& [i, c] : index[j].columns) columns.push_back(c);
+          for (const auto& [i, r] : index[j].rows) rows.push_back(r);
+        }
+      return drop;
+    };
+    const auto drop_k = collect(predictor, p_, &PredictorIndex::r_column, &PredictorIndex::sum_row);
+    const auto drop_l = collect(adversary, q_, &AdversaryIndex::mu_column, &AdversaryIndex::value_row);
     if (rows.size() == 1) return;
     glp_del_rows(lp(), static_cast<int>(rows.size()) - 1, rows.data());
     glp_del_cols(lp(), static_cast<int>(columns.size()) - 1, columns.data());
@@ -405,7 +394,7 @@ class LayoutGame {
     settings.it_lim = std::numeric_limits<int>::max();
     if (solved(GLP_PRIMAL)) return true;
     if (out_of_time) return false;
-    throw mpg::Error("f1_marginal_lp: GLPK did not solve the restricted game");
+    throw Error("solve_f1_over_marginals: GLPK did not solve the restricted game");
   }
 
   // Value of p~_ik (the predictor's marginal as the layout has it) and of the dual that prices
@@ -767,147 +756,139 @@ LikeliestAction likeliest_action(long a, long b, const RegionStrategy& predictor
 }
 }  // namespace
 
-int main(int argc, char** argv) {
-  CLI::App app{
-      "Prototype (issue 3): the F1 game of a whole file solved over marginals, each action size\n"
-      "with its own window of free entries grown by pricing, best-response size generation and an\n"
-      "exact certificate over the full game. See bench/README.md, \"A solver over marginals\"."};
-  std::string model_path, test_path, potentials_path;
-  double scale = 1.0, tolerance = 1e-6, max_seconds = 60.0;
-  long half_width = 64;
-  int sizes_per_round = 2, drop_after = 3;
-  auto* model_option = app.add_option("--model", model_path, "JSON model of `mpg train` (its theta gives psi_i = theta . x_i)");
-  auto* test_option = app.add_option("--test", test_path, "LIBSVM file whose examples form the game");
-  auto* potentials_option = app.add_option("--potentials-file", potentials_path,
-      "Instead of --model/--test: a file of psi_1..psi_n (as `mpg solve-game --potentials-file`)");
-  model_option->needs(test_option)->excludes(potentials_option);
-  test_option->needs(model_option);
-  auto* input = app.add_option_group("input");
-  input->add_option(model_option);
-  input->add_option(potentials_option);
-  input->require_option(1);
-  app.add_option("--scale", scale, "Multiply the potentials by this")->check(CLI::PositiveNumber);
-  app.add_option("--window", half_width, "A new size k starts with the ranks [k - W, k + W) free")
-      ->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("--sizes-per-round", sizes_per_round, "Best-response sizes added (or widened) per player and round")
-      ->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("--drop-after", drop_after, "Drop a size from the LP after this many rounds with zero weight")
-      ->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("--tolerance", tolerance, "Stop at this equilibrium gap")->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("--max-seconds", max_seconds, "Stop after this many seconds of game time (LP included)")
-      ->capture_default_str()->check(CLI::NonNegativeNumber);
-  CLI11_PARSE(app, argc, argv);
-  try {
-    std::vector<double> potentials;
-    std::vector<int> labels;  // of the test file, if given
-    if (!potentials_path.empty()) {
-      potentials = mpg::read_number_file(potentials_path);
-    } else {
-      const auto model = mpg::BinaryModel::read(model_path);
-      const auto problem = mpg::load_binary_problem(test_path, model.positive_label, model.feature_count, model.bias);
-      const Eigen::VectorXd psi = problem.features * model.aligned_theta(problem.features.cols() - 1);
-      potentials.assign(psi.data(), psi.data() + psi.size());
-      labels = problem.labels;
-    }
-    // Labels by psi-rank (ties in psi have the same potential, so any order among them is the
-    // ranking RankedPotentials makes).
-    std::vector<int> label_by_rank;
-    if (!labels.empty()) {
-      std::vector<long> order(potentials.size());
-      std::iota(order.begin(), order.end(), 0L);
-      std::stable_sort(order.begin(), order.end(), [&](long x, long y) { return potentials[x] > potentials[y]; });
-      for (long i : order) label_by_rank.push_back(labels[static_cast<std::size_t>(i)]);
-    }
-    for (double& x : potentials) x *= scale;
-    const RankedPotentials ranked(std::move(potentials));
-    const long n = ranked.n();
-    if (n < 2) throw mpg::Error("f1_marginal_lp: the game needs at least 2 examples");
-    // Both players start from one size: the number of positive potentials (at least 1).
-    const long first_size = std::clamp(static_cast<long>(std::count_if(ranked.psi.begin(), ranked.psi.end(), [](double x) { return x > 0.0; })), 1L, n);
-    LayoutGame game(ranked, 2.0 * static_cast<double>(first_size));
-    game.predictor.push_back(SizeLayout::window(first_size, half_width, n));
-    game.adversary.push_back(SizeLayout::window(first_size, half_width, n));
-    std::printf("n = %ld, theta x %g, first size %ld, window +-%ld\n", n, scale, first_size, half_width);
-    double lower = -INFINITY, upper = INFINITY;
-    // The predictor strategy that guarantees `lower`, and the report of its likeliest action.
-    LikeliestAction prediction;
-    auto report = [&] {
-      std::printf("likeliest action of the best predictor strategy: %ld positives, probability up to %.4f",
-                  prediction.size, prediction.probability);
-      if (!label_by_rank.empty()) {
-        long true_positives = 0;
-        for (long i : prediction.ranks) true_positives += label_by_rank[static_cast<std::size_t>(i)];
-        const long positives = std::count(label_by_rank.begin(), label_by_rank.end(), 1);
-        const double f1 = prediction.size + positives == 0
-                              ? 1.0
-                              : 2.0 * static_cast<double>(true_positives) / static_cast<double>(prediction.size + positives);
-        std::printf(", test F1 %.4f (%ld true positives, %ld positives in the file)", f1, true_positives, positives);
-      }
-      std::printf("\n");
-    };
-    const auto start = Clock::now();
-    for (int round = 1;; ++round) {
-      const auto solved = game.solve(max_seconds - seconds_since(start));
-      if (!solved) {
-        std::printf("stopped at --max-seconds inside round %d's LP\n", round);
-        if (round > 1) report();
-        return 1;
-      }
-      const Restricted& restricted = *solved;
-      const long a = restricted.first, b = restricted.end;
-      const RegionStrategy predictor = restricted.predictor.in_use(b - a), adversary = restricted.adversary.in_use(b - a);
-      const std::size_t wanted = static_cast<std::size_t>(sizes_per_round);
-      const auto predictor_best = predictor_values(ranked, a, b, adversary);
-      const auto adversary_best = adversary_values(ranked, a, b, predictor, wanted);
-      // The predictor's strategy guarantees the adversary's best value against it, and the
-      // adversary's the predictor's; the best of each over the rounds so far form the pair
-      // whose gap is reported.
-      if (adversary_best.front().value > lower) prediction = likeliest_action(a, b, predictor);
-      lower = std::max(lower, adversary_best.front().value);
-      upper = std::min(upper, predictor_best.front().value);
-      const double gap = upper - lower;
-      std::printf("round %d: sizes %zu + %zu (in use %zu + %zu), region [%ld, %ld), LP %d rows, %d pricing passes %.2f s, "
-                  "value in [%.10f, %.10f], gap %.3g (best sizes %ld and %ld), %.2f s\n",
-                  round, game.predictor.size(), game.adversary.size(), predictor.sizes.size(), adversary.sizes.size(), a, b,
-                  restricted.rows, restricted.pricing_passes, restricted.lp_seconds, lower, upper, gap,
-                  predictor_best.front().size, adversary_best.front().size, seconds_since(start));
-      std::fflush(stdout);
-      if (gap <= tolerance) {
-        report();
-        break;
-      }
-      if (seconds_since(start) > max_seconds) {
-        std::printf("stopped at --max-seconds before the gap reached %g\n", tolerance);
-        report();
-        return 1;
-      }
-      auto empty_beats = [&](const std::vector<BestValue>& best, auto better) {
-        for (std::size_t j = 0; j < best.size() && j < wanted && better(best[j].value); ++j)
-          if (best[j].size == 0) return true;
-        return false;
-      };
-      const bool add_empty =
-          !game.with_empty_action &&
-          (empty_beats(predictor_best, [&](double v) { return v > restricted.value + kZeroWeight; }) ||
-           empty_beats(adversary_best, [&](double v) { return v < restricted.value - kZeroWeight; }));
-      game.with_empty_action = game.with_empty_action || add_empty;
-      const int changed =
-          static_cast<int>(add_empty) +
-          add_best_responses(game.predictor, predictor_best, sizes_per_round, half_width, n,
-                             [&](double v) { return v > restricted.value + kZeroWeight; },
-                             [&](long k) { return predictor_action(n, a, b, adversary, k); }) +
-          add_best_responses(game.adversary, adversary_best, sizes_per_round, half_width, n,
-                             [&](double v) { return v < restricted.value - kZeroWeight; },
-                             [&](long l) { return adversary_action(ranked, a, b, predictor, l); });
-      if (changed == 0) {
-        std::printf("no best response beats the restricted value: the LP's tolerances limit the gap\n");
-        report();
-        return 1;
-      }
-      game.drop_idle_sizes(drop_after);
-    }
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    return 2;
+std::string to_string(MarginalSolverStatus status) {
+  switch (status) {
+    case MarginalSolverStatus::converged: return "converged";
+    case MarginalSolverStatus::time_limit: return "not converged: time limit";
+    case MarginalSolverStatus::stalled: return "not converged: no best response beats the restricted value (LP tolerances)";
   }
+  return "unknown";
 }
+
+MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const MarginalSolverOptions& options) {
+  if (psi.size() < 2) throw Error("solve_f1_over_marginals: the game needs at least 2 examples");
+  for (double x : psi)
+    if (!std::isfinite(x)) throw Error("solve_f1_over_marginals: a potential is not finite");
+  if (!(options.tolerance > 0.0) || options.max_seconds < 0.0 || options.window < 1 || options.sizes_per_round < 1 ||
+      options.drop_after < 1)
+    throw Error("solve_f1_over_marginals: needs tolerance > 0, max_seconds >= 0, window >= 1, sizes_per_round >= 1 and "
+                "drop_after >= 1");
+  const RankedPotentials ranked(psi);
+  const long n = ranked.n(), half_width = options.window;
+  const double max_seconds = options.max_seconds > 0.0 ? options.max_seconds : std::numeric_limits<double>::infinity();
+  // Both players start from one size: the number of positive potentials (at least 1). The LP's
+  // payoffs are multiplied by twice that, which brings the F1 terms 2/(k+l) to order 1.
+  const long first_size = std::clamp(static_cast<long>(std::count_if(ranked.psi.begin(), ranked.psi.end(), [](double x) { return x > 0.0; })), 1L, n);
+  LayoutGame game(ranked, 2.0 * static_cast<double>(first_size));
+  game.predictor.push_back(SizeLayout::window(first_size, half_width, n));
+  game.adversary.push_back(SizeLayout::window(first_size, half_width, n));
+
+  MarginalSolution solution;
+  MarginalSolverSummary& summary = solution.summary;
+  summary.lower = -std::numeric_limits<double>::infinity();
+  summary.upper = std::numeric_limits<double>::infinity();
+  summary.gap = std::numeric_limits<double>::infinity();
+  // The predictor strategy that guarantees `lower`, over its region [best_first, best_end).
+  RegionStrategy best_predictor;
+  long best_first = 0, best_end = 0;
+  const auto start = Clock::now();
+  for (;;) {
+    const auto solved = game.solve(max_seconds - seconds_since(start));
+    if (!solved) {
+      summary.status = MarginalSolverStatus::time_limit;
+      break;
+    }
+    const Restricted& restricted = *solved;
+    ++summary.rounds;
+    const long a = restricted.first, b = restricted.end;
+    const RegionStrategy predictor = restricted.predictor.in_use(b - a), adversary = restricted.adversary.in_use(b - a);
+    const std::size_t wanted = static_cast<std::size_t>(options.sizes_per_round);
+    const auto predictor_best = predictor_values(ranked, a, b, adversary);
+    const auto adversary_best = adversary_values(ranked, a, b, predictor, wanted);
+    if (adversary_best.front().value > summary.lower) {
+      summary.lower = adversary_best.front().value;
+      best_predictor = predictor;
+      best_first = a;
+      best_end = b;
+    }
+    summary.upper = std::min(summary.upper, predictor_best.front().value);
+    summary.gap = summary.upper - summary.lower;
+    summary.lp_seconds += restricted.lp_seconds;
+    summary.lp_rows = restricted.rows;
+    summary.predictor_sizes = predictor.sizes.size();
+    summary.adversary_sizes = adversary.sizes.size();
+    summary.region_first = a;
+    summary.region_end = b;
+    summary.seconds = seconds_since(start);
+    if (summary.gap <= options.tolerance) summary.status = MarginalSolverStatus::converged;
+    if (options.progress) options.progress(summary);
+    if (summary.converged()) break;
+    if (summary.seconds > max_seconds) {
+      summary.status = MarginalSolverStatus::time_limit;
+      break;
+    }
+    auto empty_beats = [&](const std::vector<BestValue>& best, auto better) {
+      for (std::size_t j = 0; j < best.size() && j < wanted && better(best[j].value); ++j)
+        if (best[j].size == 0) return true;
+      return false;
+    };
+    auto beats_for_predictor = [&](double v) { return v > restricted.value + kZeroWeight; };
+    auto beats_for_adversary = [&](double v) { return v < restricted.value - kZeroWeight; };
+    const bool add_empty = !game.with_empty_action && (empty_beats(predictor_best, beats_for_predictor) ||
+                                                       empty_beats(adversary_best, beats_for_adversary));
+    game.with_empty_action = game.with_empty_action || add_empty;
+    const int changed =
+        static_cast<int>(add_empty) +
+        add_best_responses(game.predictor, predictor_best, options.sizes_per_round, half_width, n, beats_for_predictor,
+                           [&](long k) { return predictor_action(n, a, b, adversary, k); }) +
+        add_best_responses(game.adversary, adversary_best, options.sizes_per_round, half_width, n, beats_for_adversary,
+                           [&](long l) { return adversary_action(ranked, a, b, predictor, l); });
+    if (changed == 0) {
+      summary.status = MarginalSolverStatus::stalled;
+      break;
+    }
+    game.drop_idle_sizes(options.drop_after);
+  }
+  summary.seconds = seconds_since(start);
+
+  // Report the strategy that guarantees `lower` in the input's order.
+  solution.marginals = Eigen::VectorXd::Zero(n);
+  const long P = static_cast<long>(best_predictor.sizes.size());
+  const double nonempty = std::accumulate(best_predictor.weight.begin(), best_predictor.weight.end(), 0.0);
+  for (long i = 0; i < best_end; ++i) {
+    double m = nonempty;
+    if (i >= best_first) {
+      m = 0.0;
+      for (long j = 0; j < P; ++j) m += best_predictor.region[(i - best_first) * P + j];
+    }
+    solution.marginals[static_cast<Eigen::Index>(ranked.order[static_cast<std::size_t>(i)])] = m;
+  }
+  const LikeliestAction likeliest = likeliest_action(best_first, best_end, best_predictor);
+  for (long i : likeliest.ranks)
+    solution.likeliest_action.push_back(static_cast<BinaryAction::value_type>(ranked.order[static_cast<std::size_t>(i)]));
+  std::sort(solution.likeliest_action.begin(), solution.likeliest_action.end());
+  solution.likeliest_probability = likeliest.probability;
+  // E[F1(Y_hat, y)] = r_0 [y empty] + sum_k 2 (r_k |y below a| + sum_{i in region, y_i = 1} p_ik) / (k + |y|).
+  solution.expected_f1 = [order = ranked.order, strategy = best_predictor, first = best_first,
+                          end = best_end](const std::vector<int>& labels) {
+    if (labels.size() != order.size()) throw Error("expected_f1: one label per example needed");
+    const long m = static_cast<long>(strategy.sizes.size());
+    long positives = 0, positives_below = 0;
+    for (std::size_t rank = 0; rank < order.size(); ++rank) {
+      const int y = labels[order[rank]];
+      positives += y;
+      if (static_cast<long>(rank) < first) positives_below += y;
+    }
+    double expected = positives == 0 ? strategy.empty : 0.0;
+    for (long j = 0; j < m; ++j) {
+      double overlap = strategy.weight[j] * static_cast<double>(positives_below);
+      for (long i = first; i < end; ++i)
+        if (labels[order[static_cast<std::size_t>(i)]]) overlap += strategy.region[(i - first) * m + j];
+      expected += 2.0 * overlap / static_cast<double>(strategy.sizes[j] + positives);
+    }
+    return expected;
+  };
+  return solution;
+}
+
+}  // namespace mpg

@@ -1,0 +1,25 @@
+// `--solver` of `mpg solve-game` and `mpg predict`. Kept out of commands.hpp, which every
+// subcommand (and so every cached cell of `mpg run`) includes: the harness keys its cache on
+// the sources a method's code reaches (lib/harness/runner.cpp, method_source_paths).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "lib/double_oracle.hpp"
+#include "lib/f1_marginal_solver.hpp"
+
+namespace mpg::cli {
+
+// --solver (double_oracle or marginals) and the options of the solver over marginals (--window,
+// --sizes-per-round, --drop-after). `marginals` is for F1 games; --tolerance and --max-seconds
+// (add_game_options) apply to either solver: marginal_options() copies them.
+struct SolverChoice {
+  std::string solver = "double_oracle";
+  MarginalSolverOptions marginals;
+  bool over_marginals() const { return solver == "marginals"; }
+  MarginalSolverOptions marginal_options(const DoubleOracleOptions& game) const;
+};
+void add_solver_choice(CLI::App& command, SolverChoice& choice);
+
+}  // namespace mpg::cli

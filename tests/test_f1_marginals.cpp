@@ -1,0 +1,126 @@
+// The F1 game solved over marginals (lib/f1_marginal_solver): exact values of thesis games,
+// brute force over all 2^n x 2^n actions, the double oracle on games wider than the solver's
+// windows, the reported strategy, and bad input.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+
+#include "lib/double_oracle.hpp"
+#include "lib/error.hpp"
+#include "lib/f1_marginal_solver.hpp"
+#include "lib/matrix_game.hpp"
+#include "lib/metrics/f1.hpp"
+#include "tests/brute_force.hpp"
+
+using namespace mpg;
+using namespace mpg::testing;
+
+namespace {
+MarginalSolverOptions exact(long window = 64) {
+  MarginalSolverOptions options;
+  options.tolerance = 1e-10;
+  options.window = window;
+  return options;
+}
+
+// The solver's bounds hold `value`, and its gap is closed.
+void check_brackets(const MarginalSolution& solution, double value) {
+  const auto& summary = solution.summary;
+  CHECK(summary.converged());
+  CHECK(summary.gap <= 1e-10);
+  CHECK(summary.lower <= value + 1e-10);
+  CHECK(summary.upper >= value - 1e-10);
+}
+}  // namespace
+
+TEST_CASE("F1 over marginals: 2/(n+3) at psi = 0 and the derived n = 3 games", "[f1_marginals]") {
+  for (std::size_t n = 2; n <= 6; ++n) {
+    INFO("n = " << n);
+    check_brackets(solve_f1_over_marginals(std::vector<double>(n, 0.0), exact()), 2.0 / (static_cast<double>(n) + 3.0));
+  }
+  check_brackets(solve_f1_over_marginals({0.1, 0.2, 0.3}, exact()), 713.0 / 4180.0);
+  check_brackets(solve_f1_over_marginals({-0.2, 0.1, 0.4}, exact()), 137.0 / 660.0);
+  check_brackets(solve_f1_over_marginals({0.5, 0.5, 0.5}, exact()), -0.5);
+}
+
+TEST_CASE("F1 over marginals equals the brute-force matrix game for n <= 7", "[f1_marginals]") {
+  std::mt19937 rng(20261125);
+  std::uniform_real_distribution<double> centre(-0.15, 0.15), spread(0.0, 0.4);
+  for (int trial = 0; trial < 30; ++trial) {
+    const std::size_t n = 2 + static_cast<std::size_t>(trial % 6);
+    const double c = centre(rng), s = spread(rng);
+    std::uniform_real_distribution<double> draw(c - s, c + s);
+    std::vector<double> psi(n);
+    for (double& x : psi) x = draw(rng);
+    const double value = solve_matrix_game(full_payoff_matrix(F1Game(psi), n), default_lp_backend()).value;
+    INFO("trial " << trial << ", n = " << n);
+    // A window of 1 makes pricing and the best responses, not the first window, find the entries.
+    check_brackets(solve_f1_over_marginals(psi, exact(1)), value);
+    check_brackets(solve_f1_over_marginals(psi, exact()), value);
+  }
+}
+
+TEST_CASE("F1 over marginals agrees with the double oracle on games wider than its windows", "[f1_marginals]") {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> centre(-0.05, 0.1), spread(0.01, 0.2);
+  for (int trial = 0; trial < 8; ++trial) {
+    const std::size_t n = 20 + 5 * static_cast<std::size_t>(trial);
+    const double c = centre(rng), s = spread(rng);
+    std::uniform_real_distribution<double> draw(c - s, c + s);
+    std::vector<double> psi(n);
+    for (double& x : psi) x = draw(rng);
+    DoubleOracleOptions options;
+    options.tolerance = 1e-11;
+    const auto reference = solve_double_oracle(F1Game(psi), options);
+    REQUIRE(reference.summary.converged());
+    INFO("trial " << trial << ", n = " << n);
+    check_brackets(solve_f1_over_marginals(psi, exact(3)), reference.summary.value);
+  }
+}
+
+TEST_CASE("F1 over marginals reports a consistent predictor strategy", "[f1_marginals]") {
+  const std::vector<double> psi = {0.12, -0.05, 0.08, 0.01, 0.2, -0.1, 0.04, 0.06, -0.02, 0.1, 0.0, 0.03};
+  const auto solution = solve_f1_over_marginals(psi, exact(2));
+  REQUIRE(solution.summary.converged());
+  REQUIRE(solution.marginals.size() == static_cast<Eigen::Index>(psi.size()));
+  for (Eigen::Index i = 0; i < solution.marginals.size(); ++i) {
+    CHECK(solution.marginals[i] >= -1e-12);
+    CHECK(solution.marginals[i] <= 1.0 + 1e-12);
+  }
+  // Examples with larger potentials are no less likely to be predicted positive here.
+  CHECK(solution.marginals[4] >= solution.marginals[5]);
+  CHECK(solution.likeliest_probability > 0.0);
+  CHECK(solution.likeliest_probability <= 1.0 + 1e-12);
+  // Against the likeliest action as labels, E[F1] is at least that action's probability (some
+  // mix with these marginals plays it that often, and E[F1] depends on the marginals only).
+  std::vector<int> labels(psi.size(), 0);
+  for (auto i : solution.likeliest_action) labels[i] = 1;
+  CHECK(solution.expected_f1(labels) >= solution.likeliest_probability - 1e-9);
+  CHECK(solution.expected_f1(labels) <= 1.0 + 1e-12);
+}
+
+TEST_CASE("F1 over marginals stops at its time limit with valid bounds", "[f1_marginals]") {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> draw(-0.002, 0.003);
+  std::vector<double> psi(3000);
+  for (double& x : psi) x = draw(rng);
+  MarginalSolverOptions options;
+  options.tolerance = 1e-12;
+  options.max_seconds = 0.05;
+  const auto solution = solve_f1_over_marginals(psi, options);
+  CHECK(solution.summary.status == MarginalSolverStatus::time_limit);
+  CHECK_FALSE(solution.summary.converged());
+  if (solution.summary.rounds > 0) CHECK(solution.summary.lower <= solution.summary.upper + 1e-12);
+}
+
+TEST_CASE("F1 over marginals rejects bad input", "[f1_marginals]") {
+  CHECK_THROWS_AS(solve_f1_over_marginals({0.1}), Error);
+  CHECK_THROWS_AS(solve_f1_over_marginals({0.1, NAN}), Error);
+  MarginalSolverOptions options;
+  options.window = 0;
+  CHECK_THROWS_AS(solve_f1_over_marginals({0.1, 0.2}, options), Error);
+  options = {};
+  options.tolerance = 0.0;
+  CHECK_THROWS_AS(solve_f1_over_marginals({0.1, 0.2}, options), Error);
+}
