@@ -8,44 +8,11 @@
 #include "cli/commands.hpp"
 #include "cli/solver_choice.hpp"
 #include "lib/binary_mpg.hpp"
+#include "lib/binary_mpg_marginals.hpp"
 #include "lib/error.hpp"
 #include "lib/io.hpp"
-#include "lib/metrics/f1.hpp"
 
 namespace mpg::cli {
-namespace {
-
-// The F1 test game solved over marginals, reported as predict_binary_mpg reports the double
-// oracle's: the likeliest action (the largest probability any mix with the marginals of the
-// strategy that guarantees the lower bound can give it), its F1, E[F1] under that strategy, and
-// the game's gap, status, rounds (as iterations) and time.
-BinaryPrediction predict_over_marginals(const BinaryModel& model, const BinaryProblem& problem,
-                                        const MarginalSolverOptions& options) {
-  if (model.settings.metric != BinaryMetric::f1)
-    throw Error("--solver marginals is for F1 models; this model optimizes " + to_string(model.settings.metric));
-  const Eigen::VectorXd psi = problem.features * model.aligned_theta(problem.features.cols() - 1);
-  const auto solution = solve_f1_over_marginals({psi.data(), psi.data() + psi.size()}, options);
-  BinaryPrediction prediction;
-  prediction.action = solution.likeliest_action;
-  prediction.probability = solution.likeliest_probability;
-  prediction.marginals = solution.marginals;
-  prediction.score = f1_score(prediction.action, positives_of(problem.labels));
-  prediction.expected_score = solution.expected_f1(problem.labels);
-  const auto& summary = solution.summary;
-  prediction.game.status = summary.converged() ? DoubleOracleStatus::converged
-                           : summary.status == MarginalSolverStatus::time_limit ? DoubleOracleStatus::time_limit
-                                                                                : DoubleOracleStatus::stalled;
-  prediction.game.iterations = summary.rounds;
-  prediction.game.gap = summary.gap;
-  prediction.game.value = summary.lower;
-  prediction.game.predictor_response_value = summary.upper;
-  prediction.game.adversary_response_value = summary.lower;
-  prediction.game.seconds = summary.seconds;
-  prediction.game.lp_seconds = summary.lp_seconds;
-  return prediction;
-}
-
-}  // namespace
 
 Action add_predict(CLI::App& app) {
   struct Settings {
@@ -77,7 +44,7 @@ Action add_predict(CLI::App& app) {
     const BinaryProblem problem =
         load_binary_problem(s->test_path, model.positive_label, model.feature_count, model.bias);
     const BinaryPrediction prediction = s->choice.over_marginals()
-                                            ? predict_over_marginals(model, problem, s->choice.marginal_options(s->game))
+                                            ? predict_binary_mpg_over_marginals(model, problem, s->choice.marginal_options(s->game))
                                             : predict_binary_mpg(model, problem, s->game);
     const std::size_t n = problem.labels.size();
     if (!s->predictions_path.empty()) {

@@ -760,6 +760,7 @@ std::string to_string(MarginalSolverStatus status) {
   switch (status) {
     case MarginalSolverStatus::converged: return "converged";
     case MarginalSolverStatus::time_limit: return "not converged: time limit";
+    case MarginalSolverStatus::round_limit: return "not converged: round limit";
     case MarginalSolverStatus::stalled: return "not converged: no best response beats the restricted value (LP tolerances)";
   }
   return "unknown";
@@ -769,10 +770,10 @@ MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const M
   if (psi.size() < 2) throw Error("solve_f1_over_marginals: the game needs at least 2 examples");
   for (double x : psi)
     if (!std::isfinite(x)) throw Error("solve_f1_over_marginals: a potential is not finite");
-  if (!(options.tolerance > 0.0) || options.max_seconds < 0.0 || options.window < 1 || options.sizes_per_round < 1 ||
-      options.drop_after < 1)
-    throw Error("solve_f1_over_marginals: needs tolerance > 0, max_seconds >= 0, window >= 1, sizes_per_round >= 1 and "
-                "drop_after >= 1");
+  if (!(options.tolerance > 0.0) || options.max_seconds < 0.0 || options.max_rounds < 0 || options.window < 1 ||
+      options.sizes_per_round < 1 || options.drop_after < 1)
+    throw Error("solve_f1_over_marginals: needs tolerance > 0, max_seconds >= 0, max_rounds >= 0, window >= 1, "
+                "sizes_per_round >= 1 and drop_after >= 1");
   const RankedPotentials ranked(psi);
   const long n = ranked.n(), half_width = options.window;
   const double max_seconds = options.max_seconds > 0.0 ? options.max_seconds : std::numeric_limits<double>::infinity();
@@ -825,6 +826,10 @@ MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const M
     if (summary.converged()) break;
     if (summary.seconds > max_seconds) {
       summary.status = MarginalSolverStatus::time_limit;
+      break;
+    }
+    if (options.max_rounds > 0 && summary.rounds >= options.max_rounds) {
+      summary.status = MarginalSolverStatus::round_limit;
       break;
     }
     auto empty_beats = [&](const std::vector<BestValue>& best, auto better) {

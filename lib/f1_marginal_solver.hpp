@@ -24,6 +24,7 @@ struct MarginalSolverSummary;
 struct MarginalSolverOptions {
   double tolerance = 1e-6;   // stop when upper - lower <= tolerance
   double max_seconds = 0.0;  // 0 = no cap; the LP is stopped inside when the time runs out
+  int max_rounds = 0;        // 0 = no cap (a deterministic cap, unlike max_seconds)
   long window = 64;          // a new action size k starts with the ranks [k - W, k + W) free
   int sizes_per_round = 2;   // best-response sizes added (or widened) per player and round
   int drop_after = 3;        // a size leaves the LP after this many rounds with zero weight
@@ -31,7 +32,7 @@ struct MarginalSolverOptions {
   std::function<void(const MarginalSolverSummary&)> progress;
 };
 
-enum class MarginalSolverStatus { converged, time_limit, stalled };
+enum class MarginalSolverStatus { converged, time_limit, round_limit, stalled };
 std::string to_string(MarginalSolverStatus status);
 
 struct MarginalSolverSummary {

@@ -111,6 +111,12 @@ TEST_CASE("Bad specs are rejected with the file and the key", "[harness]") {
   spec["methods"]["LR"]["max_game_solves"] = -5;
   rejects(spec, "methods.LR.max_game_solves");
   spec = small_spec();
+  spec["methods"]["LR"]["game_solver"] = "marginals";
+  rejects(spec, "methods.LR.game_solver");
+  spec = small_spec();
+  spec["methods"]["LR"]["game_solver"] = "simplex";
+  rejects(spec, "expected double_oracle or marginals");
+  spec = small_spec();
   spec["quick"] = {{"methods", {{"LR", {{"lambda", "many"}}}}}};
   rejects(spec, "quick section");
   const std::string path = write_spec(dir, small_spec());
@@ -490,6 +496,7 @@ int run_in(const fs::path& directory, const std::string& command) {
 TEST_CASE("Each binary method kind's source paths cover every file its code includes", "[harness]") {
   // The includes of lib/harness/runner.cpp that only some kinds use; the others are everyone's.
   const std::map<std::string, std::set<std::string>> runner_includes_of = {
+      {"lib/binary_mpg_marginals.hpp", {"mpg"}},
       {"lib/cutting_plane_trainer.hpp", {"mpg"}},
       {"lib/precision_at_k_trainer.hpp", {"mpg"}},
       {"baselines/logistic_regression.hpp", {"logistic_regression", "ssvm", "ssvm_top_k"}},

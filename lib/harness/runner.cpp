@@ -20,6 +20,7 @@
 #include "baselines/logistic_regression.hpp"
 #include "baselines/structured_svm.hpp"
 #include "lib/binary_mpg.hpp"  // MetricSettings, precision_k: the scoring of every method kind
+#include "lib/binary_mpg_marginals.hpp"
 #include "lib/cutting_plane_trainer.hpp"
 #include "lib/precision_at_k_trainer.hpp"
 #include "lib/error.hpp"
@@ -277,12 +278,21 @@ std::vector<int> ssvm_predictions(const std::string& kind, const std::string& me
   return predicted;
 }
 
-// The caps of an MPG validation or test game (a capped game is reported, not hidden).
-DoubleOracleOptions prediction_game_options(const json& method) {
+// An MPG validation or test game, with the method's caps (a capped game is reported, not
+// hidden): by double oracle, or for "game_solver": "marginals" over marginals (F1 only) to gap
+// 1e-9 or max_game_rounds rounds.
+BinaryPrediction predict_cell_game(const BinaryModel& model, const BinaryProblem& problem, const json& method) {
+  if (method.value("game_solver", std::string("double_oracle")) == "marginals") {
+    MarginalSolverOptions options;
+    options.tolerance = 1e-9;
+    options.max_seconds = method.value("max_seconds", 0.0);
+    options.max_rounds = method.value("max_game_rounds", 100);
+    return predict_binary_mpg_over_marginals(model, problem, options);
+  }
   DoubleOracleOptions game;
   game.max_seconds = method.value("max_seconds", 0.0);
   game.max_iterations = method.value("max_game_iterations", game.max_iterations);
-  return game;
+  return predict_binary_mpg(model, problem, game);
 }
 
 json Experiment::run_validation_cell(const Cell& cell) const {
@@ -323,8 +333,7 @@ json Experiment::run_validation_cell(const Cell& cell) const {
     result["weights"] = std::vector<double>(model.theta.data(), model.theta.data() + model.theta.size());
     const auto t = clock_type::now();
     BinaryProblem validation{"validation part", data.validation, validation_labels};
-    const DoubleOracleOptions game = prediction_game_options(cell.method_spec);
-    const BinaryPrediction prediction = predict_binary_mpg(model, validation, game);
+    const BinaryPrediction prediction = predict_cell_game(model, validation, cell.method_spec);
     result["validation_seconds"] = seconds_since(t);
     result["validation_score"] = prediction.score;
     result["validation_game"] = {{"converged", prediction.game.converged()}, {"gap", prediction.game.gap}};
@@ -385,8 +394,7 @@ json Experiment::run_test_cell(const Cell& cell, const json& validation) const {
   if (kind == "mpg") {
     const BinaryModel model = BinaryModel::trained(settings_for(metric_, k_fraction_), cell.parameter, w);
     BinaryProblem test{"test file", data.test_file.features, test_labels};
-    const DoubleOracleOptions game = prediction_game_options(cell.method_spec);
-    const BinaryPrediction prediction = predict_binary_mpg(model, test, game);
+    const BinaryPrediction prediction = predict_cell_game(model, test, cell.method_spec);
     result["test_score"] = prediction.score;
     result["test_expected_score"] = prediction.expected_score;
     result["test_game"] = {{"converged", prediction.game.converged()}, {"gap", prediction.game.gap},

@@ -69,7 +69,9 @@ void validate_binary_spec(const json& spec, const std::string& path) {
   if (!methods.is_object() || methods.empty()) v.fail("methods", "expected a non-empty object");
   for (const auto& [label, m] : methods.items()) {
     const std::string where = "methods." + label;
-    v.keys(m, where, {"kind", "lambda", "C", "tolerance", "max_seconds", "max_game_solves", "max_game_iterations"},
+    v.keys(m, where,
+           {"kind", "lambda", "C", "tolerance", "max_seconds", "max_game_solves", "max_game_iterations",
+            "game_solver", "max_game_rounds"},
            {"kind"});
     const std::string kind = v.string(m, "kind", where).get<std::string>();
     if (!kMethodKinds.count(kind)) v.fail(where + ".kind", "unknown method kind '" + kind + "'");
@@ -82,8 +84,15 @@ void validate_binary_spec(const json& spec, const std::string& path) {
     }
     if (m.contains("tolerance")) v.number(m, "tolerance", where, 0.0, 1.0, true);
     if (m.contains("max_seconds")) v.number(m, "max_seconds", where, 0.0, 1e9);
-    for (const char* cap : {"max_game_solves", "max_game_iterations"})
+    for (const char* cap : {"max_game_solves", "max_game_iterations", "max_game_rounds"})
       if (m.contains(cap)) v.number(m, cap, where, 0.0, 1e9);
+    if (m.contains("game_solver")) {
+      const std::string solver = v.string(m, "game_solver", where).get<std::string>();
+      if (solver != "double_oracle" && solver != "marginals")
+        v.fail(where + ".game_solver", "expected double_oracle or marginals, got '" + solver + "'");
+      if (solver == "marginals" && (kind != "mpg" || metric != "f1"))
+        v.fail(where + ".game_solver", "marginals solves the games of mpg methods in an F1 table only");
+    }
   }
 
   for (const char* table : {"published", "published_seconds"}) {
