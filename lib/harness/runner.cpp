@@ -286,7 +286,7 @@ BinaryPrediction predict_cell_game(const BinaryModel& model, const BinaryProblem
     MarginalSolverOptions options;
     options.tolerance = 1e-9;
     options.max_seconds = method.value("max_seconds", 0.0);
-    options.max_rounds = method.value("max_game_rounds", 100);
+    options.max_rounds = method.value("max_game_rounds", 10);
     return predict_binary_mpg_over_marginals(model, problem, options);
   }
   DoubleOracleOptions game;
