@@ -23,7 +23,9 @@ void solve_over_marginals(const std::vector<double>& psi, MarginalSolverOptions 
   options.progress = [&rounds, timer, progress](const MarginalSolverSummary& summary) {
     rounds.push_back({{"round", summary.rounds}, {"seconds", summary.seconds}, {"gap", summary.gap},
                       {"lower", summary.lower}, {"upper", summary.upper}, {"lp_rows", summary.lp_rows},
-                      {"sizes_in_use", {summary.predictor_sizes, summary.adversary_sizes}}});
+                      {"pricing_passes", summary.pricing_passes},
+                      {"sizes_in_use", {summary.predictor_sizes, summary.adversary_sizes}},
+                      {"region", {summary.region_first, summary.region_end}}});
     if (!progress || !timer->due()) return;
     timer->printed();
     fmt::print(stderr, "  game: round {:4d}  gap {:.3e}  sizes in use {}/{}  LP rows {}  {:.0f} s\n", summary.rounds,

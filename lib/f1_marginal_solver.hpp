@@ -44,6 +44,7 @@ struct MarginalSolverSummary {
   double lower = 0.0, upper = 0.0, gap = 0.0;
   double seconds = 0.0, lp_seconds = 0.0;
   int lp_rows = 0;                  // of the last restricted game
+  int pricing_passes = 0;           // LP solves of the last round (one per pricing pass)
   std::size_t predictor_sizes = 0;  // action sizes with positive weight in the last LP
   std::size_t adversary_sizes = 0;
   long region_first = 0, region_end = 0;  // psi-ranks outside which every layout agrees
