@@ -55,7 +55,7 @@ void solve_over_marginals(const std::vector<double>& psi, MarginalSolverOptions 
     return;
   }
   fmt::print("metric      F1 (solver over marginals)\nn           {}\nvalue in    [{:.12g}, {:.12g}]\ngap         {:.3g}\n"
-             "rounds      {}\nstatus      {}\ntime        {:.3f} s ({:.3f} s LP)\n"
+             "rounds      {}\nstatus      {}\ntime        {:.3f} s ({:.3f} s in the restricted games)\n"
              "likeliest   {} (probability up to {:.6f})\n",
              n, summary.lower, summary.upper, summary.gap, summary.rounds, to_string(summary.status), summary.seconds,
              summary.lp_seconds, likeliest, solution.likeliest_probability);

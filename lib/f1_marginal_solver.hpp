@@ -42,7 +42,8 @@ struct MarginalSolverSummary {
   // The game value lies in [lower, upper]: lower is what the best predictor strategy found
   // guarantees, upper what the best adversary strategy found concedes.
   double lower = 0.0, upper = 0.0, gap = 0.0;
-  double seconds = 0.0, lp_seconds = 0.0;
+  double seconds = 0.0;
+  double lp_seconds = 0.0;  // in the restricted games: building, simplex and pricing passes
   int lp_rows = 0;                  // of the last restricted game
   int pricing_passes = 0;           // LP solves of the last round (one per pricing pass)
   std::size_t predictor_sizes = 0;  // action sizes with positive weight in the last LP
