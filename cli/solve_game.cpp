@@ -25,7 +25,8 @@ void solve_over_marginals(const std::vector<double>& psi, MarginalSolverOptions 
                       {"lower", summary.lower}, {"upper", summary.upper}, {"lp_rows", summary.lp_rows},
                       {"pricing_passes", summary.pricing_passes},
                       {"sizes_in_use", {summary.predictor_sizes, summary.adversary_sizes}},
-                      {"region", {summary.region_first, summary.region_end}}});
+                      {"region", {summary.region_first, summary.region_end}},
+                      {"mixed_strategies", summary.mixed_strategies}});
     if (!progress || !timer->due()) return;
     timer->printed();
     fmt::print(stderr, "  game: round {:4d}  gap {:.3e}  sizes in use {}/{}  LP rows {}  {:.0f} s\n", summary.rounds,

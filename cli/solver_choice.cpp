@@ -20,6 +20,11 @@ void add_solver_choice(CLI::App& command, SolverChoice& choice) {
                      "--solver marginals: a size leaves the LP after this many rounds with zero weight")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  command.add_option("--mixed-rounds", choice.marginals.mixed_rounds,
+                     "--solver marginals: the bounds may mix each player's strategies of the last this many "
+                     "rounds (0 = each round's own strategies only)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
 }
 
 MarginalSolverOptions SolverChoice::marginal_options(const DoubleOracleOptions& game) const {

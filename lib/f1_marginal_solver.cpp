@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "lib/error.hpp"
+#include "lib/matrix_game.hpp"
 
 namespace mpg {
 namespace {
@@ -620,7 +621,8 @@ double sum_of_smallest(const RankedPotentials& ranked, long a, long b, const Adv
 // 64 sizes bound the values of the whole block from below; blocks whose bound cannot beat the
 // `wanted`-th best exact value are skipped.
 std::vector<BestValue> adversary_values(const RankedPotentials& ranked, long a, long b,
-                                        const RegionStrategy& predictor, std::size_t wanted) {
+                                        const RegionStrategy& predictor, std::size_t wanted,
+                                        std::vector<double>* lower_by_size = nullptr) {
   constexpr long kBlock = 64;
   struct Block {
     double bound;
@@ -634,6 +636,11 @@ std::vector<BestValue> adversary_values(const RankedPotentials& ranked, long a, 
     for (long l = first; l <= last; ++l) bound = std::min(bound, sum_of_smallest(ranked, a, b, costs, l));
     blocks.push_back({bound, first, last});
   }
+  if (lower_by_size) {
+    lower_by_size->assign(static_cast<std::size_t>(ranked.n() + 1), predictor.empty);
+    for (const auto& block : blocks)
+      std::fill(lower_by_size->begin() + block.first, lower_by_size->begin() + block.last + 1, block.bound);
+  }
   std::sort(blocks.begin(), blocks.end(), [](const Block& x, const Block& y) { return x.bound < y.bound; });
   std::vector<BestValue> values{{predictor.empty, 0}};  // l = 0: F1 1 against {} only
   auto by_value = [](const BestValue& x, const BestValue& y) { return x.value < y.value; };
@@ -646,7 +653,140 @@ std::vector<BestValue> adversary_values(const RankedPotentials& ranked, long a, 
       values.push_back({sum_of_smallest(ranked, a, b, adversary_costs(ranked, a, b, predictor, l), l), l});
   }
   std::sort(values.begin(), values.end(), by_value);
+  if (lower_by_size)
+    for (const auto& [value, size] : values) (*lower_by_size)[static_cast<std::size_t>(size)] = value;
   return values;
+}
+
+// A strategy with its region [first, end) of ranks.
+struct PlacedStrategy {
+  RegionStrategy strategy;
+  long first = 0, end = 0;
+};
+
+// The mix sum_t w_t S_t of strategies, over the union of their regions (a rank below a part's
+// region is positive in all of that part's actions).
+PlacedStrategy mix(const std::vector<PlacedStrategy>& parts, const std::vector<double>& w) {
+  PlacedStrategy out{{}, std::numeric_limits<long>::max(), 0};
+  std::vector<long> sizes;
+  for (std::size_t t = 0; t < parts.size(); ++t) {
+    if (w[t] <= 0.0) continue;
+    out.first = std::min(out.first, parts[t].first);
+    out.end = std::max(out.end, parts[t].end);
+    sizes.insert(sizes.end(), parts[t].strategy.sizes.begin(), parts[t].strategy.sizes.end());
+  }
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  RegionStrategy& s = out.strategy;
+  const std::size_t m = sizes.size(), width = static_cast<std::size_t>(out.end - out.first);
+  s.sizes = sizes;
+  s.weight.assign(m, 0.0);
+  s.region.assign(width * m, 0.0);
+  for (std::size_t t = 0; t < parts.size(); ++t) {
+    if (w[t] <= 0.0) continue;
+    const PlacedStrategy& part = parts[t];
+    const std::size_t pm = part.strategy.sizes.size();
+    s.empty += w[t] * part.strategy.empty;
+    for (std::size_t j = 0; j < pm; ++j) {
+      const std::size_t c = static_cast<std::size_t>(std::lower_bound(sizes.begin(), sizes.end(), part.strategy.sizes[j]) - sizes.begin());
+      const double r = part.strategy.weight[j];
+      s.weight[c] += w[t] * r;
+      for (long i = out.first; i < std::min(out.end, part.end); ++i) {
+        const double x = i < part.first ? r : part.strategy.region[static_cast<std::size_t>(i - part.first) * pm + j];
+        s.region[static_cast<std::size_t>(i - out.first) * m + c] += w[t] * x;
+      }
+    }
+  }
+  return out;
+}
+
+// One player's strategies of the last rounds, each with its opponent's best-response values by
+// size (the predictor's exact values against an adversary strategy; lower bounds of the
+// adversary's against a predictor strategy).
+struct StrategyHistory {
+  std::vector<PlacedStrategy> strategies;
+  std::vector<std::vector<double>> values;
+  void add(PlacedStrategy strategy, std::vector<double> values_by_size, std::size_t capacity) {
+    if (strategies.size() == capacity) {
+      strategies.erase(strategies.begin());
+      values.erase(values.begin());
+    }
+    strategies.push_back(std::move(strategy));
+    values.push_back(std::move(values_by_size));
+  }
+};
+
+// The mix of past strategies whose bound is best: with v_t(s) the opponent's value at size s
+// against strategy t, an adversary mix minimises max_s sum_t w_t v_t(s) (an upper bound on the
+// game value, since the predictor's best value is convex in the adversary's strategy); a
+// predictor mix maximises min_s sum_t w_t v_t(s) (a lower bound: concave). Each is a matrix
+// game (past strategies against sizes), solved over a growing set of sizes until the best
+// response to the mix is among them. Returns the weights and the bound, evaluated from the
+// weights over all sizes (so the small LP's tolerances do not weaken it).
+struct Mixture {
+  std::vector<double> weights;
+  double bound;
+};
+enum class MixFor { adversary, predictor };
+Mixture best_mixture(const std::vector<std::vector<double>>& values, MixFor player) {
+  const std::size_t T = values.size(), N = values.front().size();
+  const double sense = player == MixFor::adversary ? 1.0 : -1.0;  // the opponent maximises sense * value
+  auto opponent_best = [&](const std::vector<double>& w) {
+    std::size_t best = 0;
+    double best_value = -INFINITY;
+    for (std::size_t s = 0; s < N; ++s) {
+      double x = 0.0;
+      for (std::size_t t = 0; t < T; ++t) x += w[t] * values[t][s];
+      if (sense * x > best_value) {
+        best_value = sense * x;
+        best = s;
+      }
+    }
+    return std::make_pair(best, sense * best_value);
+  };
+  std::vector<std::size_t> sizes;
+  for (std::size_t t = 0; t < T; ++t) {
+    std::vector<double> unit(T, 0.0);
+    unit[t] = 1.0;
+    const std::size_t s = opponent_best(unit).first;
+    if (std::find(sizes.begin(), sizes.end(), s) == sizes.end()) sizes.push_back(s);
+  }
+  Mixture best{std::vector<double>(T, 1.0 / static_cast<double>(T)), sense * INFINITY};
+  for (int iteration = 0; iteration < 32; ++iteration) {
+    // Payoffs scaled to [0, 1] for the LP; rows maximise, so the adversary's mix is the column player.
+    double low = INFINITY, high = -INFINITY;
+    for (std::size_t s : sizes)
+      for (std::size_t t = 0; t < T; ++t) {
+        low = std::min(low, values[t][s]);
+        high = std::max(high, values[t][s]);
+      }
+    const double unit = high > low ? 1.0 / (high - low) : 0.0;
+    const Eigen::Index R = static_cast<Eigen::Index>(player == MixFor::adversary ? sizes.size() : T);
+    const Eigen::Index C = static_cast<Eigen::Index>(player == MixFor::adversary ? T : sizes.size());
+    Eigen::MatrixXd payoff(R, C);
+    for (std::size_t j = 0; j < sizes.size(); ++j)
+      for (std::size_t t = 0; t < T; ++t) {
+        const double x = (values[t][sizes[j]] - low) * unit;
+        if (player == MixFor::adversary) payoff(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(t)) = x;
+        else payoff(static_cast<Eigen::Index>(t), static_cast<Eigen::Index>(j)) = x;
+      }
+    MatrixGameSolution game;
+    try {
+      game = solve_matrix_game(payoff, default_lp_backend());
+    } catch (const SolverError&) {
+      break;  // keep the best mix so far (none: an infinite bound, which the caller ignores)
+    }
+    const Eigen::VectorXd& mix_strategy = player == MixFor::adversary ? game.column_strategy : game.row_strategy;
+    std::vector<double> w(T);
+    double total = 0.0;
+    for (std::size_t t = 0; t < T; ++t) total += w[t] = std::max(0.0, mix_strategy[static_cast<Eigen::Index>(t)]);
+    for (double& x : w) x /= total;
+    const auto [size, bound] = opponent_best(w);
+    if (sense * bound < sense * best.bound) best = {w, bound};
+    if (std::find(sizes.begin(), sizes.end(), size) != sizes.end()) break;
+    sizes.push_back(size);
+  }
+  return best;
 }
 
 // The best pure action of size k of each player (as 0/1 per rank), for freeing the entries of a
@@ -776,9 +916,9 @@ MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const M
   for (double x : psi)
     if (!std::isfinite(x)) throw Error("solve_f1_over_marginals: a potential is not finite");
   if (!(options.tolerance > 0.0) || options.max_seconds < 0.0 || options.max_rounds < 0 || options.window < 1 ||
-      options.sizes_per_round < 1 || options.drop_after < 1)
+      options.sizes_per_round < 1 || options.drop_after < 1 || options.mixed_rounds < 0)
     throw Error("solve_f1_over_marginals: needs tolerance > 0, max_seconds >= 0, max_rounds >= 0, window >= 1, "
-                "sizes_per_round >= 1 and drop_after >= 1");
+                "sizes_per_round >= 1, drop_after >= 1 and mixed_rounds >= 0");
   const RankedPotentials ranked(psi);
   const long n = ranked.n(), half_width = options.window;
   const double max_seconds = options.max_seconds > 0.0 ? options.max_seconds : std::numeric_limits<double>::infinity();
@@ -794,9 +934,10 @@ MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const M
   summary.lower = -std::numeric_limits<double>::infinity();
   summary.upper = std::numeric_limits<double>::infinity();
   summary.gap = std::numeric_limits<double>::infinity();
-  // The predictor strategy that guarantees `lower`, over its region [best_first, best_end).
-  RegionStrategy best_predictor;
-  long best_first = 0, best_end = 0;
+  // The predictor strategy that guarantees `lower`.
+  PlacedStrategy guaranteeing;
+  StrategyHistory predictor_history, adversary_history;
+  const std::size_t history = static_cast<std::size_t>(options.mixed_rounds);
   const auto start = Clock::now();
   for (;;) {
     const auto solved = game.solve(max_seconds - seconds_since(start));
@@ -810,14 +951,27 @@ MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const M
     const RegionStrategy predictor = restricted.predictor.in_use(b - a), adversary = restricted.adversary.in_use(b - a);
     const std::size_t wanted = static_cast<std::size_t>(options.sizes_per_round);
     const auto predictor_best = predictor_values(ranked, a, b, adversary);
-    const auto adversary_best = adversary_values(ranked, a, b, predictor, wanted);
+    std::vector<double> adversary_lower_by_size;
+    const auto adversary_best = adversary_values(ranked, a, b, predictor, wanted, history > 1 ? &adversary_lower_by_size : nullptr);
     if (adversary_best.front().value > summary.lower) {
       summary.lower = adversary_best.front().value;
-      best_predictor = predictor;
-      best_first = a;
-      best_end = b;
+      guaranteeing = {predictor, a, b};
+      summary.mixed_strategies = 1;
     }
     summary.upper = std::min(summary.upper, predictor_best.front().value);
+    if (history > 1) {  // mixes of the last rounds' strategies may bound the value more tightly
+      std::vector<double> predictor_by_size(static_cast<std::size_t>(n + 1));
+      for (const auto& [value, size] : predictor_best) predictor_by_size[static_cast<std::size_t>(size)] = value;
+      adversary_history.add({adversary, a, b}, std::move(predictor_by_size), history);
+      predictor_history.add({predictor, a, b}, std::move(adversary_lower_by_size), history);
+      summary.upper = std::min(summary.upper, best_mixture(adversary_history.values, MixFor::adversary).bound);
+      const Mixture mixed = best_mixture(predictor_history.values, MixFor::predictor);
+      if (mixed.bound > summary.lower) {
+        summary.lower = mixed.bound;
+        guaranteeing = mix(predictor_history.strategies, mixed.weights);
+        summary.mixed_strategies = static_cast<std::size_t>(std::count_if(mixed.weights.begin(), mixed.weights.end(), [](double w) { return w > 0.0; }));
+      }
+    }
     summary.gap = summary.upper - summary.lower;
     summary.lp_seconds += restricted.lp_seconds;
     summary.lp_rows = restricted.rows;
@@ -864,24 +1018,23 @@ MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const M
 
   // Report the strategy that guarantees `lower` in the input's order.
   solution.marginals = Eigen::VectorXd::Zero(n);
-  const long P = static_cast<long>(best_predictor.sizes.size());
-  const double nonempty = std::accumulate(best_predictor.weight.begin(), best_predictor.weight.end(), 0.0);
-  for (long i = 0; i < best_end; ++i) {
+  const long P = static_cast<long>(guaranteeing.strategy.sizes.size());
+  const double nonempty = std::accumulate(guaranteeing.strategy.weight.begin(), guaranteeing.strategy.weight.end(), 0.0);
+  for (long i = 0; i < guaranteeing.end; ++i) {
     double m = nonempty;
-    if (i >= best_first) {
+    if (i >= guaranteeing.first) {
       m = 0.0;
-      for (long j = 0; j < P; ++j) m += best_predictor.region[(i - best_first) * P + j];
+      for (long j = 0; j < P; ++j) m += guaranteeing.strategy.region[(i - guaranteeing.first) * P + j];
     }
     solution.marginals[static_cast<Eigen::Index>(ranked.order[static_cast<std::size_t>(i)])] = m;
   }
-  const LikeliestAction likeliest = likeliest_action(best_first, best_end, best_predictor);
+  const LikeliestAction likeliest = likeliest_action(guaranteeing.first, guaranteeing.end, guaranteeing.strategy);
   for (long i : likeliest.ranks)
     solution.likeliest_action.push_back(static_cast<BinaryAction::value_type>(ranked.order[static_cast<std::size_t>(i)]));
   std::sort(solution.likeliest_action.begin(), solution.likeliest_action.end());
   solution.likeliest_probability = likeliest.probability;
   // E[F1(Y_hat, y)] = r_0 [y empty] + sum_k 2 (r_k |y below a| + sum_{i in region, y_i = 1} p_ik) / (k + |y|).
-  solution.expected_f1 = [order = ranked.order, strategy = best_predictor, first = best_first,
-                          end = best_end](const std::vector<int>& labels) {
+  solution.expected_f1 = [order = ranked.order, strategy = guaranteeing.strategy, first = guaranteeing.first, end = guaranteeing.end](const std::vector<int>& labels) {
     if (labels.size() != order.size()) throw Error("expected_f1: one label per example needed");
     const long m = static_cast<long>(strategy.sizes.size());
     long positives = 0, positives_below = 0;

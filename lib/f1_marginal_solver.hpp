@@ -28,6 +28,9 @@ struct MarginalSolverOptions {
   long window = 64;          // a new action size k starts with the ranks [k - W, k + W) free
   int sizes_per_round = 2;   // best-response sizes added (or widened) per player and round
   int drop_after = 3;        // a size leaves the LP after this many rounds with zero weight
+  // The bounds may come from mixes of each player's strategies of the last this many rounds
+  // (0 or 1: from each round's own strategies only). Costs O(n) memory per round kept.
+  int mixed_rounds = 12;
   // Called after every round with the summary so far; empty = not called.
   std::function<void(const MarginalSolverSummary&)> progress;
 };
@@ -49,6 +52,7 @@ struct MarginalSolverSummary {
   std::size_t predictor_sizes = 0;  // action sizes with positive weight in the last LP
   std::size_t adversary_sizes = 0;
   long region_first = 0, region_end = 0;  // psi-ranks outside which every layout agrees
+  std::size_t mixed_strategies = 0;  // rounds whose predictor strategies the one guaranteeing `lower` mixes
 };
 
 struct MarginalSolution {
