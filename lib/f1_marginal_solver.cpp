@@ -376,12 +376,14 @@ class LayoutGame {
     glp_init_smcp(&settings);
     settings.msg_lev = GLP_MSG_OFF;
     // Primal simplex from the last basis. GLPK's simplex can stall on these degenerate LPs, so
-    // each attempt has an iteration cap and the next one switches method: dual, then primal
-    // from an advanced basis (also the way out of a basis made singular by dropped sizes). A
-    // re-solve from the last basis takes far fewer pivots than rows + columns; a cap of 5 times
-    // that let one stalled attempt take 28 s of a learned-theta ADULT game (round 9).
+    // each attempt has an iteration cap and the next one changes course: the primal simplex
+    // with the textbook ratio test instead of Harris' (from where the first stopped), the dual
+    // simplex, then the primal from an advanced basis (also the way out of a basis made
+    // singular by dropped sizes). A re-solve from the last basis takes at most about 3,000
+    // pivots on the ADULT test games; a stalled one went on for 11,000 with Harris' test and
+    // finished in a few hundred with the textbook one (bench/README, "A solver over marginals").
     const int size = glp_get_num_rows(lp()) + glp_get_num_cols(lp());
-    settings.it_lim = size + 1000;
+    settings.it_lim = std::min(size + 1000, 4000);
     bool out_of_time = false;
     auto solved = [&](int method) {
       const double left = seconds_left - seconds_since(start);
@@ -392,7 +394,12 @@ class LayoutGame {
       out_of_time = code == GLP_ETMLIM;
       return code == 0 && glp_get_status(lp()) == GLP_OPT;
     };
-    if (solved(GLP_PRIMAL) || out_of_time || solved(GLP_DUALP) || out_of_time) return !out_of_time;
+    if (solved(GLP_PRIMAL) || out_of_time) return !out_of_time;
+    settings.it_lim = size + 1000;
+    settings.r_test = GLP_RT_STD;
+    if (solved(GLP_PRIMAL) || out_of_time) return !out_of_time;
+    settings.r_test = GLP_RT_HAR;
+    if (solved(GLP_DUALP) || out_of_time) return !out_of_time;
     glp_term_out(GLP_OFF);  // glp_adv_basis reports on the terminal
     glp_adv_basis(lp(), 0);
     glp_term_out(GLP_ON);
@@ -587,19 +594,23 @@ AdversaryCosts adversary_costs(const RankedPotentials& ranked, long a, long b, c
   return c;
 }
 
-// The sum of the l smallest costs. The costs below a and from b on ascend with the rank (psi
-// descends), so the l-th smallest cost is found by bisection on a threshold with binary
-// searches in the three sorted lists.
+// The number and the sum of the costs at most t. The costs below a and from b on ascend with
+// the rank (psi descends), so binary searches in the three sorted lists find them.
+void count_at_most(const RankedPotentials& ranked, long a, long b, const AdversaryCosts& c, double t, long& count,
+                   double& sum) {
+  const auto& psi = ranked.psi;
+  const long below = std::upper_bound(psi.begin(), psi.begin() + a, c.top - t, std::greater<double>()) - psi.begin();
+  const long inside = std::upper_bound(c.region.begin(), c.region.end(), t) - c.region.begin();
+  const long after = std::upper_bound(psi.begin() + b, psi.end(), -t, std::greater<double>()) - (psi.begin() + b);
+  count = below + inside + after;
+  sum = static_cast<double>(below) * c.top - ranked.sum(0, below) + c.prefix[inside] - ranked.sum(b, b + after);
+}
+
+// The sum of the l smallest costs: the l-th smallest is found by bisection on a threshold.
 double sum_of_smallest(const RankedPotentials& ranked, long a, long b, const AdversaryCosts& c, long l) {
   const long n = ranked.n(), width = b - a;
   const auto& psi = ranked.psi;
-  auto count_sum = [&](double t, long& count, double& sum) {
-    const long below = std::upper_bound(psi.begin(), psi.begin() + a, c.top - t, std::greater<double>()) - psi.begin();
-    const long inside = std::upper_bound(c.region.begin(), c.region.end(), t) - c.region.begin();
-    const long after = std::upper_bound(psi.begin() + b, psi.end(), -t, std::greater<double>()) - (psi.begin() + b);
-    count = below + inside + after;
-    sum = static_cast<double>(below) * c.top - ranked.sum(0, below) + c.prefix[inside] - ranked.sum(b, b + after);
-  };
+  auto count_sum = [&](double t, long& count, double& sum) { count_at_most(ranked, a, b, c, t, count, sum); };
   double low = std::min({a > 0 ? c.top - psi[0] : INFINITY, width > 0 ? c.region[0] : INFINITY, b < n ? -psi[b] : INFINITY});
   double high = std::max({a > 0 ? c.top - psi[a - 1] : -INFINITY, width > 0 ? c.region[width - 1] : -INFINITY,
                           b < n ? -psi[n - 1] : -INFINITY});
@@ -618,8 +629,9 @@ double sum_of_smallest(const RankedPotentials& ranked, long a, long b, const Adv
 
 // The adversary's best values over sizes 0..n, exact for every size that can be among the
 // `wanted` best (best first). Costs fall as l grows, so the costs at the last size of a block of
-// 64 sizes bound the values of the whole block from below; blocks whose bound cannot beat the
-// `wanted`-th best exact value are skipped.
+// 64 sizes bound the values of the whole block from below: the sum of the l smallest of those
+// fixed costs, which is convex in l and least where l is the number of costs <= 0 (clamped to
+// the block). Blocks whose bound cannot beat the `wanted`-th best exact value are skipped.
 std::vector<BestValue> adversary_values(const RankedPotentials& ranked, long a, long b,
                                         const RegionStrategy& predictor, std::size_t wanted,
                                         std::vector<double>* lower_by_size = nullptr) {
@@ -632,9 +644,10 @@ std::vector<BestValue> adversary_values(const RankedPotentials& ranked, long a, 
   for (long first = 1; first <= ranked.n(); first += kBlock) {
     const long last = std::min(ranked.n(), first + kBlock - 1);
     const AdversaryCosts costs = adversary_costs(ranked, a, b, predictor, last);
-    double bound = INFINITY;
-    for (long l = first; l <= last; ++l) bound = std::min(bound, sum_of_smallest(ranked, a, b, costs, l));
-    blocks.push_back({bound, first, last});
+    long nonpositive;
+    double unused;
+    count_at_most(ranked, a, b, costs, 0.0, nonpositive, unused);
+    blocks.push_back({sum_of_smallest(ranked, a, b, costs, std::clamp(nonpositive, first, last)), first, last});
   }
   if (lower_by_size) {
     lower_by_size->assign(static_cast<std::size_t>(ranked.n() + 1), predictor.empty);
@@ -953,6 +966,7 @@ MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const M
     const auto predictor_best = predictor_values(ranked, a, b, adversary);
     std::vector<double> adversary_lower_by_size;
     const auto adversary_best = adversary_values(ranked, a, b, predictor, wanted, history > 1 ? &adversary_lower_by_size : nullptr);
+    bool guaranteeing_is_a_mix = false;
     if (adversary_best.front().value > summary.lower) {
       summary.lower = adversary_best.front().value;
       guaranteeing = {predictor, a, b};
@@ -969,6 +983,7 @@ MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const M
       if (mixed.bound > summary.lower) {
         summary.lower = mixed.bound;
         guaranteeing = mix(predictor_history.strategies, mixed.weights);
+        guaranteeing_is_a_mix = true;
         summary.mixed_strategies = static_cast<std::size_t>(std::count_if(mixed.weights.begin(), mixed.weights.end(), [](double w) { return w > 0.0; }));
       }
     }
@@ -1008,7 +1023,14 @@ MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const M
                            [&](long k) { return predictor_action(n, a, b, adversary, k); }) +
         add_best_responses(game.adversary, adversary_best, options.sizes_per_round, half_width, n, beats_for_adversary,
                            [&](long l) { return adversary_action(ranked, a, b, predictor, l); });
-    if (changed == 0) {
+    int changed_by_mix = 0;
+    if (options.respond_to_mix && guaranteeing_is_a_mix) {
+      const PlacedStrategy& p = guaranteeing;
+      changed_by_mix = add_best_responses(
+          game.adversary, adversary_values(ranked, p.first, p.end, p.strategy, wanted), options.sizes_per_round,
+          half_width, n, beats_for_adversary, [&](long l) { return adversary_action(ranked, p.first, p.end, p.strategy, l); });
+    }
+    if (changed + changed_by_mix == 0) {
       summary.status = MarginalSolverStatus::stalled;
       break;
     }

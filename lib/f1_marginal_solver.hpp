@@ -26,11 +26,14 @@ struct MarginalSolverOptions {
   double max_seconds = 0.0;  // 0 = no cap; the LP is stopped inside when the time runs out
   int max_rounds = 0;        // 0 = no cap (a deterministic cap, unlike max_seconds)
   long window = 64;          // a new action size k starts with the ranks [k - W, k + W) free
-  int sizes_per_round = 2;   // best-response sizes added (or widened) per player and round
-  int drop_after = 3;        // a size leaves the LP after this many rounds with zero weight
+  int sizes_per_round = 1;   // best-response sizes added (or widened) per player and round
+  int drop_after = 5;        // a size leaves the LP after this many rounds with zero weight
   // The bounds may come from mixes of each player's strategies of the last this many rounds
   // (0 or 1: from each round's own strategies only). Costs O(n) memory per round kept.
   int mixed_rounds = 12;
+  // The adversary also best-responds to the predictor strategy that guarantees `lower` when
+  // that is a mix of past rounds (as the double oracle's smoothing does).
+  bool respond_to_mix = true;
   // Called after every round with the summary so far; empty = not called.
   std::function<void(const MarginalSolverSummary&)> progress;
 };
