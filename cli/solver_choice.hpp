@@ -12,8 +12,8 @@
 namespace mpg::cli {
 
 // --solver (double_oracle or marginals) and the options of the solver over marginals (--window,
-// --sizes-per-round, --drop-after, --mixed-rounds). `marginals` is for F1 games; --tolerance and --max-seconds
-// (add_game_options) apply to either solver: marginal_options() copies them.
+// --sizes-per-round, --drop-after, --mixed-rounds). `marginals` is for F1 games; --tolerance and
+// --max-seconds (add_game_options) apply to either solver: marginal_options() copies them.
 struct SolverChoice {
   std::string solver = "double_oracle";
   MarginalSolverOptions marginals;

@@ -381,7 +381,7 @@ class LayoutGame {
     // simplex, then the primal from an advanced basis (also the way out of a basis made
     // singular by dropped sizes). A re-solve from the last basis takes at most about 3,000
     // pivots on the ADULT test games; a stalled one went on for 11,000 with Harris' test and
-    // finished in a few hundred with the textbook one (bench/README, "A solver over marginals").
+    // finished within its cap with the textbook one (bench/README, "A solver over marginals").
     const int size = glp_get_num_rows(lp()) + glp_get_num_cols(lp());
     settings.it_lim = std::min(size + 1000, 4000);
     bool out_of_time = false;
@@ -793,6 +793,7 @@ Mixture best_mixture(const std::vector<std::vector<double>>& values, MixFor play
     std::vector<double> w(T);
     double total = 0.0;
     for (std::size_t t = 0; t < T; ++t) total += w[t] = std::max(0.0, mix_strategy[static_cast<Eigen::Index>(t)]);
+    if (!(total > 0.0)) break;
     for (double& x : w) x /= total;
     const auto [size, bound] = opponent_best(w);
     if (sense * bound < sense * best.bound) best = {w, bound};

@@ -79,6 +79,20 @@ TEST_CASE("F1 over marginals agrees with the double oracle on games wider than i
   }
 }
 
+TEST_CASE("F1 over marginals agrees with the double oracle where sizes span several blocks", "[f1_marginals]") {
+  // n = 300: the adversary's sizes fall into five blocks of 64, so its best values come from
+  // block bounds and skipped blocks, not from one block evaluated size by size.
+  std::mt19937 rng(300);
+  std::uniform_real_distribution<double> draw(-0.05, 0.08);
+  std::vector<double> psi(300);
+  for (double& x : psi) x = draw(rng);
+  DoubleOracleOptions options;
+  options.tolerance = 1e-10;
+  const auto reference = solve_double_oracle(F1Game(psi), options);
+  REQUIRE(reference.summary.converged());
+  check_brackets(solve_f1_over_marginals(psi, exact(8)), reference.summary.value);
+}
+
 TEST_CASE("F1 over marginals reports a consistent predictor strategy", "[f1_marginals]") {
   const std::vector<double> psi = {0.12, -0.05, 0.08, 0.01, 0.2, -0.1, 0.04, 0.06, -0.02, 0.1, 0.0, 0.03};
   const auto solution = solve_f1_over_marginals(psi, exact(2));
