@@ -24,6 +24,23 @@ MarginalSolverOptions exact(long window = 64) {
   return options;
 }
 
+// n potentials drawn uniformly from [low, high).
+std::vector<double> uniform_potentials(std::mt19937& rng, std::size_t n, double low, double high) {
+  std::uniform_real_distribution<double> draw(low, high);
+  std::vector<double> psi(n);
+  for (double& x : psi) x = draw(rng);
+  return psi;
+}
+
+// The game value by double oracle, which must converge to `tolerance`.
+double double_oracle_value(const std::vector<double>& psi, double tolerance) {
+  DoubleOracleOptions options;
+  options.tolerance = tolerance;
+  const auto reference = solve_double_oracle(F1Game(psi), options);
+  REQUIRE(reference.summary.converged());
+  return reference.summary.value;
+}
+
 // The solver's bounds hold `value`, and its gap is closed.
 void check_brackets(const MarginalSolution& solution, double value) {
   const auto& summary = solution.summary;
@@ -50,9 +67,7 @@ TEST_CASE("F1 over marginals equals the brute-force matrix game for n <= 7", "[f
   for (int trial = 0; trial < 30; ++trial) {
     const std::size_t n = 2 + static_cast<std::size_t>(trial % 6);
     const double c = centre(rng), s = spread(rng);
-    std::uniform_real_distribution<double> draw(c - s, c + s);
-    std::vector<double> psi(n);
-    for (double& x : psi) x = draw(rng);
+    const auto psi = uniform_potentials(rng, n, c - s, c + s);
     const double value = solve_matrix_game(full_payoff_matrix(F1Game(psi), n), default_lp_backend()).value;
     INFO("trial " << trial << ", n = " << n);
     // A window of 1 makes pricing and the best responses, not the first window, find the entries.
@@ -67,15 +82,9 @@ TEST_CASE("F1 over marginals agrees with the double oracle on games wider than i
   for (int trial = 0; trial < 8; ++trial) {
     const std::size_t n = 20 + 5 * static_cast<std::size_t>(trial);
     const double c = centre(rng), s = spread(rng);
-    std::uniform_real_distribution<double> draw(c - s, c + s);
-    std::vector<double> psi(n);
-    for (double& x : psi) x = draw(rng);
-    DoubleOracleOptions options;
-    options.tolerance = 1e-11;
-    const auto reference = solve_double_oracle(F1Game(psi), options);
-    REQUIRE(reference.summary.converged());
+    const auto psi = uniform_potentials(rng, n, c - s, c + s);
     INFO("trial " << trial << ", n = " << n);
-    check_brackets(solve_f1_over_marginals(psi, exact(3)), reference.summary.value);
+    check_brackets(solve_f1_over_marginals(psi, exact(3)), double_oracle_value(psi, 1e-11));
   }
 }
 
@@ -83,14 +92,8 @@ TEST_CASE("F1 over marginals agrees with the double oracle where sizes span seve
   // n = 300: the adversary's sizes fall into five blocks of 64, so its best values come from
   // block bounds and skipped blocks, not from one block evaluated size by size.
   std::mt19937 rng(300);
-  std::uniform_real_distribution<double> draw(-0.05, 0.08);
-  std::vector<double> psi(300);
-  for (double& x : psi) x = draw(rng);
-  DoubleOracleOptions options;
-  options.tolerance = 1e-10;
-  const auto reference = solve_double_oracle(F1Game(psi), options);
-  REQUIRE(reference.summary.converged());
-  check_brackets(solve_f1_over_marginals(psi, exact(8)), reference.summary.value);
+  const auto psi = uniform_potentials(rng, 300, -0.05, 0.08);
+  check_brackets(solve_f1_over_marginals(psi, exact(8)), double_oracle_value(psi, 1e-10));
 }
 
 TEST_CASE("F1 over marginals reports a consistent predictor strategy", "[f1_marginals]") {
@@ -162,9 +165,7 @@ TEST_CASE("F1 over marginals: bounds from mixes of past rounds' strategies hold"
 
 TEST_CASE("F1 over marginals stops at its time limit with valid bounds", "[f1_marginals]") {
   std::mt19937 rng(3);
-  std::uniform_real_distribution<double> draw(-0.002, 0.003);
-  std::vector<double> psi(3000);
-  for (double& x : psi) x = draw(rng);
+  const auto psi = uniform_potentials(rng, 3000, -0.002, 0.003);
   MarginalSolverOptions options;
   options.tolerance = 1e-12;
   options.max_seconds = 0.05;
