@@ -1,7 +1,7 @@
 // Linear-chain CRF: objective, gradient and training (baselines/crf.hpp).
 #include "baselines/crf.hpp"
 
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 
 namespace mpg {
 

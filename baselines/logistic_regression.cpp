@@ -8,7 +8,7 @@
 #include <numeric>
 #include <string>
 
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 
 namespace mpg {
 namespace {

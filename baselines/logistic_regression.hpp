@@ -15,11 +15,11 @@
 #include <cstddef>
 #include <vector>
 
-#include "lib/optimizer.hpp"
+#include "lib/learn/optimizer.hpp"
 
 namespace mpg {
 
-// The same type as in lib/binary_mpg.hpp: n x (d + 1) features, bias column last.
+// The same type as in lib/models/binary_mpg.hpp: n x (d + 1) features, bias column last.
 using SparseRowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
 struct LogisticRegressionOptions {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 
 namespace mpg {
 namespace {

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "lib/metrics/dcg.hpp"
-#include "lib/optimizer.hpp"
-#include "lib/ranking_mpg.hpp"
+#include "lib/learn/optimizer.hpp"
+#include "lib/models/ranking_mpg.hpp"
 
 namespace mpg {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 
 namespace mpg {
 namespace {

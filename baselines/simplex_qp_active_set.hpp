@@ -4,7 +4,7 @@
 // 1987, §10.3), for H positive semidefinite and of low rank. It is the working-set QP of the
 // 1-slack structured SVM (baselines/structured_svm.cpp), whose Hessian C G is the Gram matrix
 // of up to thousands of nearly collinear cuts in d + 1 dimensions: pairwise coordinate descent
-// (lib/simplex_qp.hpp) needs tens of thousands of O(m) steps there, while the active-set
+// (lib/learn/simplex_qp.hpp) needs tens of thousands of O(m) steps there, while the active-set
 // method solves a reduced Newton system on the free set F = {k : a_k > 0}, whose reduced
 // Hessian is kept nonsingular, so |F| <= rank(H) + 1.
 //
@@ -19,7 +19,7 @@
 
 #include <Eigen/Dense>
 
-#include "lib/simplex_qp.hpp"
+#include "lib/learn/simplex_qp.hpp"
 
 namespace mpg {
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 #include "baselines/simplex_qp_active_set.hpp"
 
 namespace mpg {

@@ -9,7 +9,7 @@
 
 #include <random>
 
-#include "lib/double_oracle.hpp"
+#include "lib/game/double_oracle.hpp"
 #include "lib/metrics/dcg.hpp"
 
 namespace {

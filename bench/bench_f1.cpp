@@ -8,7 +8,7 @@
 
 #include <random>
 
-#include "lib/double_oracle.hpp"
+#include "lib/game/double_oracle.hpp"
 #include "lib/metrics/f1.hpp"
 
 namespace {

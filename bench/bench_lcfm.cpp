@@ -7,7 +7,7 @@
 
 #include <random>
 
-#include "lib/double_oracle.hpp"
+#include "lib/game/double_oracle.hpp"
 #include "lib/metrics/linear_chain_f1.hpp"
 
 namespace {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The ADULT F1 test game (a3a test file, n = 29,376) solved over marginals
-# (`mpg predict --solver marginals`, lib/f1_marginal_solver), at the theta of
+# (`mpg predict --solver marginals`, lib/metrics/f1_marginal_solver), at the theta of
 # bench/models/adult_a3a_f1_lambda_2-5.json multiplied by each SCALE (default 10 3 1), pinned to
 # one core under /usr/bin/time, with the solver's default settings and --tolerance 1e-6. Each
 # game is played twice: capped at 2 s ("gap at 2 s": the gap of the last round finished by

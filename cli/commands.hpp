@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "lib/double_oracle.hpp"
+#include "lib/game/double_oracle.hpp"
 
 namespace mpg::cli {
 

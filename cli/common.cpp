@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 
 namespace mpg::cli {
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"mpg-repro: multivariate prediction games (Wang et al., NIPS 2015; Wang 2017)\n"

@@ -7,10 +7,10 @@
 
 #include "cli/commands.hpp"
 #include "cli/solver_choice.hpp"
-#include "lib/binary_mpg.hpp"
-#include "lib/binary_mpg_marginals.hpp"
-#include "lib/error.hpp"
-#include "lib/io.hpp"
+#include "lib/models/binary_mpg.hpp"
+#include "lib/models/binary_mpg_marginals.hpp"
+#include "lib/base/error.hpp"
+#include "lib/base/io.hpp"
 
 namespace mpg::cli {
 

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 #include "lib/harness/common.hpp"
 #include "lib/harness/experiment.hpp"
 

@@ -6,9 +6,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/solver_choice.hpp"
-#include "lib/double_oracle.hpp"
-#include "lib/error.hpp"
-#include "lib/io.hpp"
+#include "lib/game/double_oracle.hpp"
+#include "lib/base/error.hpp"
+#include "lib/base/io.hpp"
 #include "lib/metrics/f1.hpp"
 #include "lib/metrics/precision_at_k.hpp"
 

@@ -6,8 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "lib/double_oracle.hpp"
-#include "lib/f1_marginal_solver.hpp"
+#include "lib/game/double_oracle.hpp"
+#include "lib/metrics/f1_marginal_solver.hpp"
 
 namespace mpg::cli {
 

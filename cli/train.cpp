@@ -4,10 +4,10 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "lib/binary_mpg.hpp"
-#include "lib/io.hpp"
-#include "lib/cutting_plane_trainer.hpp"
-#include "lib/precision_at_k_trainer.hpp"
+#include "lib/models/binary_mpg.hpp"
+#include "lib/base/io.hpp"
+#include "lib/learn/cutting_plane_trainer.hpp"
+#include "lib/learn/precision_at_k_trainer.hpp"
 
 namespace mpg::cli {
 

@@ -6,8 +6,8 @@
 #include <random>
 #include <vector>
 
-#include "lib/binary_action.hpp"
-#include "lib/game.hpp"
+#include "lib/game/binary_action.hpp"
+#include "lib/game/game.hpp"
 
 namespace mpg::testing {
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "tests/temp_dir.hpp"
-#include "lib/binary_action.hpp"
+#include "lib/game/binary_action.hpp"
 #include "lib/metrics/f1.hpp"
 #include "tests/brute_force.hpp"
 

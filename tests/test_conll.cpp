@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "lib/conll.hpp"
-#include "lib/error.hpp"
+#include "lib/data/conll.hpp"
+#include "lib/base/error.hpp"
 #include "lib/harness/experiment.hpp"
 #include "tests/temp_dir.hpp"
 

@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "tests/temp_dir.hpp"
-#include "lib/error.hpp"
-#include "lib/io.hpp"
-#include "lib/libsvm.hpp"
-#include "lib/optdigits.hpp"
-#include "lib/sha256.hpp"
+#include "lib/base/error.hpp"
+#include "lib/base/io.hpp"
+#include "lib/data/libsvm.hpp"
+#include "lib/data/optdigits.hpp"
+#include "lib/base/sha256.hpp"
 
 namespace fs = std::filesystem;
 using mpg::testing::TempDir;

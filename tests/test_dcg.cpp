@@ -7,9 +7,9 @@
 #include <numeric>
 #include <random>
 
-#include "lib/double_oracle.hpp"
-#include "lib/error.hpp"
-#include "lib/matrix_game.hpp"
+#include "lib/game/double_oracle.hpp"
+#include "lib/base/error.hpp"
+#include "lib/game/matrix_game.hpp"
 #include "lib/metrics/dcg.hpp"
 #include "tests/dcg_checks.hpp"
 

@@ -2,7 +2,7 @@
 // reported gap brackets it, caps are reported as "not converged", and warm starts agree.
 #include <catch2/catch.hpp>
 
-#include "lib/double_oracle.hpp"
+#include "lib/game/double_oracle.hpp"
 #include "lib/metrics/f1.hpp"
 #include "lib/metrics/precision_at_k.hpp"
 #include "tests/brute_force.hpp"

@@ -6,7 +6,7 @@
 #include <numeric>
 #include <random>
 
-#include "lib/double_oracle.hpp"
+#include "lib/game/double_oracle.hpp"
 #include "lib/metrics/f1.hpp"
 #include "tests/brute_force.hpp"
 

@@ -1,4 +1,4 @@
-// The F1 game solved over marginals (lib/f1_marginal_solver): exact values of thesis games,
+// The F1 game solved over marginals (lib/metrics/f1_marginal_solver): exact values of thesis games,
 // brute force over all 2^n x 2^n actions, the double oracle on games wider than the solver's
 // windows, the reported strategy, and bad input.
 #include <catch2/catch.hpp>
@@ -6,10 +6,10 @@
 #include <cmath>
 #include <random>
 
-#include "lib/double_oracle.hpp"
-#include "lib/error.hpp"
-#include "lib/f1_marginal_solver.hpp"
-#include "lib/matrix_game.hpp"
+#include "lib/game/double_oracle.hpp"
+#include "lib/base/error.hpp"
+#include "lib/metrics/f1_marginal_solver.hpp"
+#include "lib/game/matrix_game.hpp"
 #include "lib/metrics/f1.hpp"
 #include "tests/brute_force.hpp"
 

@@ -20,11 +20,11 @@
 #include <sstream>
 #include <thread>
 
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 #include "lib/harness/common.hpp"
 #include "lib/harness/experiment.hpp"
 #include "lib/harness/progress.hpp"
-#include "lib/io.hpp"
+#include "lib/base/io.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace mpg;
@@ -496,9 +496,9 @@ int run_in(const fs::path& directory, const std::string& command) {
 TEST_CASE("Each binary method kind's source paths cover every file its code includes", "[harness]") {
   // The includes of lib/harness/runner.cpp that only some kinds use; the others are everyone's.
   const std::map<std::string, std::set<std::string>> runner_includes_of = {
-      {"lib/binary_mpg_marginals.hpp", {"mpg"}},
-      {"lib/cutting_plane_trainer.hpp", {"mpg"}},
-      {"lib/precision_at_k_trainer.hpp", {"mpg"}},
+      {"lib/models/binary_mpg_marginals.hpp", {"mpg"}},
+      {"lib/learn/cutting_plane_trainer.hpp", {"mpg"}},
+      {"lib/learn/precision_at_k_trainer.hpp", {"mpg"}},
       {"baselines/logistic_regression.hpp", {"logistic_regression", "ssvm", "ssvm_top_k"}},
       {"baselines/structured_svm.hpp", {"ssvm", "ssvm_top_k"}}};
   // Every kind: `mpg run` and the binary harness (runner, loading and split, spec); and its own code.
@@ -529,8 +529,8 @@ TEST_CASE("Each binary method kind's source paths cover every file its code incl
   for (const char* kind : {"logistic_regression", "ssvm", "ssvm_top_k"})
     for (const auto& path : method_source_paths(kind)) {
       INFO(kind << ": " << path);
-      CHECK_FALSE(covered_by("lib/cutting_plane_trainer.cpp", path));
-      CHECK_FALSE(covered_by("lib/precision_at_k_trainer.cpp", path));
+      CHECK_FALSE(covered_by("lib/learn/cutting_plane_trainer.cpp", path));
+      CHECK_FALSE(covered_by("lib/learn/precision_at_k_trainer.cpp", path));
     }
   // The SSVM's solvers, present or future.
   for (const char* file : {"baselines/simplex_qp_active_set.cpp", "baselines/simplex_qp_active_set.hpp",

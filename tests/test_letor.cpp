@@ -9,11 +9,11 @@
 #include <string>
 
 #include "tests/temp_dir.hpp"
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 #include "lib/harness/experiment.hpp"
-#include "lib/io.hpp"
-#include "lib/letor.hpp"
-#include "lib/sha256.hpp"
+#include "lib/base/io.hpp"
+#include "lib/data/letor.hpp"
+#include "lib/base/sha256.hpp"
 
 using mpg::testing::TempDir;
 using Catch::Matchers::Contains;

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "tests/temp_dir.hpp"
-#include "lib/error.hpp"
-#include "lib/libsvm.hpp"
+#include "lib/base/error.hpp"
+#include "lib/data/libsvm.hpp"
 
 namespace fs = std::filesystem;
 using mpg::testing::TempDir;

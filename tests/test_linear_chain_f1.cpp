@@ -7,9 +7,9 @@
 #include <random>
 #include <vector>
 
-#include "lib/double_oracle.hpp"
-#include "lib/linear_chain_mpg.hpp"
-#include "lib/matrix_game.hpp"
+#include "lib/game/double_oracle.hpp"
+#include "lib/models/linear_chain_mpg.hpp"
+#include "lib/game/matrix_game.hpp"
 #include "lib/metrics/linear_chain_f1.hpp"
 #include "tests/chains.hpp"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "baselines/logistic_regression.hpp"
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 #include "tests/problems.hpp"
 
 using namespace mpg;

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "lib/error.hpp"
-#include "lib/glpk_backend.hpp"
-#include "lib/matrix_game.hpp"
+#include "lib/base/error.hpp"
+#include "lib/game/glpk_backend.hpp"
+#include "lib/game/matrix_game.hpp"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "lib/error.hpp"
-#include "lib/optimizer.hpp"
+#include "lib/base/error.hpp"
+#include "lib/learn/optimizer.hpp"
 
 namespace {
 

@@ -2,8 +2,8 @@
 // force, the reference code's fixed case, and the thesis Table III / NIPS reduced game values.
 #include <catch2/catch.hpp>
 
-#include "lib/double_oracle.hpp"
-#include "lib/error.hpp"
+#include "lib/game/double_oracle.hpp"
+#include "lib/base/error.hpp"
 #include "lib/metrics/precision_at_k.hpp"
 #include "tests/brute_force.hpp"
 

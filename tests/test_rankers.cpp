@@ -7,8 +7,8 @@
 #include <random>
 
 #include "baselines/rankers.hpp"
-#include "lib/error.hpp"
-#include "lib/ranking_mpg.hpp"
+#include "lib/base/error.hpp"
+#include "lib/models/ranking_mpg.hpp"
 
 using mpg::DcgDiscount;
 using mpg::RankingQuery;

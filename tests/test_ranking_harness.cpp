@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <random>
 
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 #include "lib/harness/experiment.hpp"
-#include "lib/io.hpp"
+#include "lib/base/io.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace mpg::harness;

@@ -1,11 +1,11 @@
-// Simplex-constrained QP (lib/simplex_qp.*): hand-solved instances and the KKT conditions on
+// Simplex-constrained QP (lib/learn/simplex_qp.*): hand-solved instances and the KKT conditions on
 // random ones, checked against a fine grid for K = 3.
 #include <catch2/catch.hpp>
 
 #include <random>
 
-#include "lib/error.hpp"
-#include "lib/simplex_qp.hpp"
+#include "lib/base/error.hpp"
+#include "lib/learn/simplex_qp.hpp"
 
 using namespace mpg;
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "baselines/structured_svm.hpp"
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 #include "lib/metrics/f1.hpp"
 #include "lib/metrics/precision_at_k.hpp"
 #include "tests/problems.hpp"

@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <thread>
 
-#include "lib/error.hpp"
-#include "lib/io.hpp"
-#include "lib/sha256.hpp"
+#include "lib/base/error.hpp"
+#include "lib/base/io.hpp"
+#include "lib/base/sha256.hpp"
 
 namespace mpg::harness {
 

@@ -3,12 +3,12 @@
 #include <filesystem>
 #include <random>
 
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 #include "lib/harness/experiment.hpp"
-#include "lib/io.hpp"
-#include "lib/libsvm.hpp"
-#include "lib/optdigits.hpp"
-#include "lib/sha256.hpp"
+#include "lib/base/io.hpp"
+#include "lib/data/libsvm.hpp"
+#include "lib/data/optdigits.hpp"
+#include "lib/base/sha256.hpp"
 
 namespace mpg::harness {
 

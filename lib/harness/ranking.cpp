@@ -18,13 +18,13 @@
 #include <mutex>
 
 #include "baselines/rankers.hpp"
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 #include "lib/harness/common.hpp"
 #include "lib/harness/progress.hpp"
-#include "lib/io.hpp"
-#include "lib/letor.hpp"
-#include "lib/ranking_mpg.hpp"
-#include "lib/sha256.hpp"
+#include "lib/base/io.hpp"
+#include "lib/data/letor.hpp"
+#include "lib/models/ranking_mpg.hpp"
+#include "lib/base/sha256.hpp"
 
 namespace mpg::harness {
 namespace {

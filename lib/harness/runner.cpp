@@ -19,17 +19,17 @@
 
 #include "baselines/logistic_regression.hpp"
 #include "baselines/structured_svm.hpp"
-#include "lib/binary_mpg.hpp"  // MetricSettings, precision_k: the scoring of every method kind
-#include "lib/binary_mpg_marginals.hpp"
-#include "lib/cutting_plane_trainer.hpp"
-#include "lib/precision_at_k_trainer.hpp"
-#include "lib/error.hpp"
+#include "lib/models/binary_mpg.hpp"  // MetricSettings, precision_k: the scoring of every method kind
+#include "lib/models/binary_mpg_marginals.hpp"
+#include "lib/learn/cutting_plane_trainer.hpp"
+#include "lib/learn/precision_at_k_trainer.hpp"
+#include "lib/base/error.hpp"
 #include "lib/harness/common.hpp"
 #include "lib/harness/progress.hpp"
-#include "lib/io.hpp"
+#include "lib/base/io.hpp"
 #include "lib/metrics/f1.hpp"
 #include "lib/metrics/precision_at_k.hpp"
-#include "lib/sha256.hpp"
+#include "lib/base/sha256.hpp"
 
 namespace mpg::harness {
 
@@ -47,19 +47,19 @@ const std::vector<std::string> kSharedPaths = {
     "CMakeLists.txt", "cli",  // build settings; `mpg run`
     "datasets/registry.json",  // file names, sha256s, formats and feature counts of the data
     "lib/harness",
-    "lib/error.hpp",
-    "lib/io.cpp", "lib/io.hpp",              // read_file (plain, .gz, .xz)
-    "lib/sha256.cpp", "lib/sha256.hpp",      // data checks, cache file names
-    "lib/libsvm.cpp", "lib/libsvm.hpp",      // LIBSVM files (ADULT, ...)
-    "lib/optdigits.cpp", "lib/optdigits.hpp",  // OPTDIGITS files
+    "lib/base/error.hpp",
+    "lib/base/io.cpp", "lib/base/io.hpp",              // read_file (plain, .gz, .xz)
+    "lib/base/sha256.cpp", "lib/base/sha256.hpp",      // data checks, cache file names
+    "lib/data/libsvm.cpp", "lib/data/libsvm.hpp",      // LIBSVM files (ADULT, ...)
+    "lib/data/optdigits.cpp", "lib/data/optdigits.hpp",  // OPTDIGITS files
     "lib/metrics",                           // f1_score, precision_at_k (+ the game headers they include)
-    "lib/binary_action.cpp", "lib/binary_action.hpp", "lib/game.hpp",  // positives_of
+    "lib/game/binary_action.cpp", "lib/game/binary_action.hpp", "lib/game/game.hpp",  // positives_of
     // MetricSettings, parse_binary_metric and precision_k: the k of every P@k score and of the
     // SSVM's P@k loss. binary_mpg.hpp includes the rest: the double oracle, the matrix games
     // with their LP backends (glpk/lp_solve_backend.cpp implement matrix_game.hpp), the optimizer.
-    "lib/binary_mpg.cpp", "lib/binary_mpg.hpp", "lib/double_oracle.hpp",
-    "lib/matrix_game.cpp", "lib/matrix_game.hpp", "lib/glpk_backend.cpp", "lib/lp_solve_backend.cpp",
-    "lib/optimizer.cpp", "lib/optimizer.hpp", "lib/simplex_qp.cpp", "lib/simplex_qp.hpp"};
+    "lib/models/binary_mpg.cpp", "lib/models/binary_mpg.hpp", "lib/game/double_oracle.hpp",
+    "lib/game/matrix_game.cpp", "lib/game/matrix_game.hpp", "lib/game/glpk_backend.cpp", "lib/game/lp_solve_backend.cpp",
+    "lib/learn/optimizer.cpp", "lib/learn/optimizer.hpp", "lib/learn/simplex_qp.cpp", "lib/learn/simplex_qp.hpp"};
 
 std::vector<std::string> shared_plus(const std::vector<std::string>& own) {
   std::vector<std::string> paths = kSharedPaths;
@@ -69,13 +69,13 @@ std::vector<std::string> shared_plus(const std::vector<std::string>& own) {
 
 const std::map<std::string, std::vector<std::string>>& method_source_table() {
   static const std::map<std::string, std::vector<std::string>> table = [] {
-    // The logistic regression and what it includes (L-BFGS in lib/optimizer.*, whose .cpp uses
-    // lib/simplex_qp.*).
+    // The logistic regression and what it includes (L-BFGS in lib/learn/optimizer.*, whose .cpp uses
+    // lib/learn/simplex_qp.*).
     const std::vector<std::string> logistic_regression = {
         "baselines/logistic_regression.cpp", "baselines/logistic_regression.hpp",
-        "lib/optimizer.cpp", "lib/optimizer.hpp", "lib/simplex_qp.cpp", "lib/simplex_qp.hpp"};
+        "lib/learn/optimizer.cpp", "lib/learn/optimizer.hpp", "lib/learn/simplex_qp.cpp", "lib/learn/simplex_qp.hpp"};
     // SVM^perf: its header includes logistic_regression.hpp (decision_values, predict_threshold,
-    // predict_top_k), its cutting plane solves QPs over the simplex (lib/simplex_qp.*, and the
+    // predict_top_k), its cutting plane solves QPs over the simplex (lib/learn/simplex_qp.*, and the
     // active-set solver of baselines/simplex_qp_active_set.*, named explicitly even before it is
     // committed), and any later baselines/simplex_qp* or baselines/active_set* file.
     std::vector<std::string> ssvm = {

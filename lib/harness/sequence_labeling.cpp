@@ -25,13 +25,13 @@
 #include <tuple>
 
 #include "baselines/crf.hpp"
-#include "lib/conll.hpp"
-#include "lib/error.hpp"
+#include "lib/data/conll.hpp"
+#include "lib/base/error.hpp"
 #include "lib/harness/common.hpp"
 #include "lib/harness/progress.hpp"
-#include "lib/io.hpp"
-#include "lib/linear_chain_mpg.hpp"
-#include "lib/sha256.hpp"
+#include "lib/base/io.hpp"
+#include "lib/models/linear_chain_mpg.hpp"
+#include "lib/base/sha256.hpp"
 
 namespace mpg::harness {
 
@@ -42,7 +42,7 @@ namespace {
 const char* kParts[] = {"train", "testa", "testb"};
 const char* kEvaluationSets[] = {"validation", "testa", "testb"};
 
-// Version of the feature templates (lib/conll.cpp) in cache keys.
+// Version of the feature templates (lib/data/conll.cpp) in cache keys.
 constexpr int kFeatureVersion = 1;
 
 }  // namespace

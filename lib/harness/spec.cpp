@@ -3,9 +3,9 @@
 #include <cmath>
 #include <set>
 
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 #include "lib/harness/common.hpp"
-#include "lib/io.hpp"
+#include "lib/base/io.hpp"
 
 namespace mpg::harness {
 

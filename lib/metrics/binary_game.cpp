@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 
 namespace mpg {
 

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "lib/game.hpp"
+#include "lib/game/game.hpp"
 
 namespace mpg {
 

@@ -22,7 +22,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 #include "lib/metrics/dcg.hpp"
 
 namespace mpg {

@@ -7,7 +7,7 @@
 #include <functional>
 #include <memory>
 
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 #include "lib/metrics/dcg.hpp"
 
 namespace mpg {

@@ -7,7 +7,7 @@
 #include <limits>
 #include <numeric>
 
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 
 namespace mpg {
 

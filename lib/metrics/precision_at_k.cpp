@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "lib/error.hpp"
+#include "lib/base/error.hpp"
 
 namespace mpg {
 namespace {

@@ -1,0 +1,200 @@
+#include "lib/base/io.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string_view>
+#include <system_error>
+#include <unistd.h>
+#include <lzma.h>
+#include <zlib.h>
+
+#include "lib/base/error.hpp"
+
+namespace mpg {
+namespace {
+
+constexpr std::size_t kFirstBufferBytes = std::size_t{1} << 16;
+constexpr std::size_t kMaxReadBytes = std::size_t{1} << 26;  // per call; gzread counts in int
+
+bool ends_with_gz(std::string_view path) { return path.ends_with(".gz"); }
+bool ends_with_xz(std::string_view path) { return path.ends_with(".xz"); }
+
+// Calls `read_some(buffer, capacity) -> bytes read` until it returns 0, reading straight into
+// the result, which doubles when full. The first buffer holds `size_hint` bytes and one more, so
+// a file of exactly the hinted size is read without growing.
+template <typename ReadSome>
+std::string read_chunks(std::size_t size_hint, ReadSome read_some) {
+  std::string text(std::max(size_hint + 1, kFirstBufferBytes), '\0');
+  std::size_t used = 0;
+  for (;;) {
+    if (used == text.size()) text.resize(2 * text.size());
+    const std::size_t got =
+        read_some(text.data() + used, std::min(text.size() - used, kMaxReadBytes));
+    if (got == 0) break;
+    used += got;
+  }
+  text.resize(used);
+  return text;
+}
+
+std::string read_plain(const std::string& path, std::size_t size_hint) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "cannot open file");
+  std::string text = read_chunks(size_hint, [&in](char* buffer, std::size_t capacity) {
+    in.read(buffer, static_cast<std::streamsize>(capacity));
+    return static_cast<std::size_t>(in.gcount());
+  });
+  if (in.bad()) throw InputError(path, "cannot read file");
+  return text;
+}
+
+struct GzCloser {
+  void operator()(gzFile file) const { gzclose(file); }
+};
+
+// zlib's error code for `file` and its reason, without the "<path>: " zlib puts in front.
+int gzip_error(gzFile file, const std::string& path, std::string& reason) {
+  int code = Z_OK;
+  std::string_view message = gzerror(file, &code);
+  if (message.starts_with(path + ": ")) message.remove_prefix(path.size() + 2);
+  reason = message;
+  return code;
+}
+
+// Decompresses a gzip file (several concatenated members are read as one stream). Throws on a
+// file that is not gzip, a corrupt stream (zlib's reason is quoted) or a truncated one.
+std::string read_gzip(const std::string& path, std::size_t compressed_size) {
+  const std::unique_ptr<gzFile_s, GzCloser> file(gzopen(path.c_str(), "rb"));
+  if (!file) throw InputError(path, "cannot open file");
+  gzbuffer(file.get(), 1U << 17);
+  // Throws for zlib's current error state of the file, if any.
+  const auto check = [&] {
+    std::string reason;
+    const int code = gzip_error(file.get(), path, reason);
+    if (code == Z_OK) return;
+    if (code == Z_ERRNO) throw InputError(path, "cannot read file");
+    // A stream that stops early is not a read error for gzread, only an error state.
+    if (code == Z_BUF_ERROR) throw InputError(path, "truncated gzip data (" + reason + ")");
+    throw InputError(path, "corrupt gzip data (" + reason + ")");
+  };
+  // Compressed text is typically several times smaller, so start a few times larger.
+  std::string text = read_chunks(4 * compressed_size, [&](char* buffer, std::size_t capacity) {
+    const int got = gzread(file.get(), buffer, static_cast<unsigned>(capacity));
+    if (got < 0) check();
+    return static_cast<std::size_t>(std::max(got, 0));
+  });
+  check();
+  // zlib passes input without a gzip header through unchanged; a .gz name promises gzip.
+  if (gzdirect(file.get())) throw InputError(path, "not a gzip file");
+  return text;
+}
+
+struct LzmaEnd {
+  void operator()(lzma_stream* stream) const { lzma_end(stream); }
+};
+
+// Decompresses an .xz file (concatenated streams are read as one, as xz -d does). Throws on a
+// file that is not xz, a corrupt or truncated stream, with liblzma's reason.
+std::string read_xz(const std::string& path, std::size_t compressed_size) {
+  const std::string compressed = read_plain(path, compressed_size);
+  lzma_stream stream = LZMA_STREAM_INIT;
+  if (lzma_stream_decoder(&stream, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
+    throw InputError(path, "cannot start the xz decoder");
+  const std::unique_ptr<lzma_stream, LzmaEnd> guard(&stream);
+  stream.next_in = reinterpret_cast<const std::uint8_t*>(compressed.data());
+  stream.avail_in = compressed.size();
+  std::string text(std::max(4 * compressed.size() + 1, kFirstBufferBytes), '\0');
+  std::size_t used = 0;
+  for (;;) {
+    if (used == text.size()) text.resize(2 * text.size());
+    stream.next_out = reinterpret_cast<std::uint8_t*>(text.data() + used);
+    stream.avail_out = text.size() - used;
+    // All input is present, so LZMA_FINISH from the start.
+    const lzma_ret status = lzma_code(&stream, LZMA_FINISH);
+    used = text.size() - stream.avail_out;
+    if (status == LZMA_STREAM_END) break;
+    if (status == LZMA_OK) continue;
+    switch (status) {
+      case LZMA_FORMAT_ERROR: throw InputError(path, "not an xz file");
+      case LZMA_BUF_ERROR: throw InputError(path, "truncated xz data");
+      case LZMA_DATA_ERROR: throw InputError(path, "corrupt xz data");
+      case LZMA_MEM_ERROR: throw InputError(path, "out of memory while decompressing xz data");
+      default: throw InputError(path, "corrupt xz data (liblzma status " + std::to_string(static_cast<int>(status)) + ")");
+    }
+  }
+  text.resize(used);
+  return text;
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error(path + ": cannot write (" + std::strerror(errno) + ")");
+    out << content;
+    out.flush();
+    if (!out) {
+      std::error_code ignored;
+      std::filesystem::remove(temporary, ignored);
+      throw Error(path + ": write failed");
+    }
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) {
+    std::filesystem::remove(temporary, error);
+    throw Error(path + ": cannot move the finished file into place");
+  }
+}
+
+std::string read_file(const std::string& path) {
+  std::error_code ignored;
+  // Opening a directory succeeds and reading it yields nothing, so refuse it up front.
+  if (std::filesystem::is_directory(path, ignored)) throw InputError(path, "cannot open file");
+  std::error_code no_size;  // pipes and the like have none; the size is only a hint
+  const std::uintmax_t size = std::filesystem::file_size(path, no_size);
+  const std::size_t size_hint = no_size ? 0 : static_cast<std::size_t>(size);
+  if (ends_with_gz(path)) return read_gzip(path, size_hint);
+  if (ends_with_xz(path)) return read_xz(path, size_hint);
+  return read_plain(path, size_hint);
+}
+
+std::vector<double> parse_number_list(const std::string& text, const std::string& what) {
+  std::vector<double> values;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    double value = 0.0;
+    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() ||
+        !std::isfinite(value))
+      throw Error(what + ": entry " + std::to_string(values.size() + 1) + " '" + item +
+                  "' is not a finite number");
+    values.push_back(value);
+    start = end + 1;
+  }
+  return values;
+}
+
+std::vector<double> read_number_file(const std::string& path) {
+  // Any run of commas and white space separates two numbers.
+  std::string list;
+  for (char c : read_file(path)) {
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') c = ',';
+    if (c != ',' || (!list.empty() && list.back() != ',')) list += c;
+  }
+  while (!list.empty() && list.back() == ',') list.pop_back();
+  return parse_number_list(list, path);
+}
+
+}  // namespace mpg

@@ -1,0 +1,329 @@
+// CoNLL-2003 reader, Table IX statistics, conlleval chunk scoring and token features.
+#include "lib/data/conll.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <initializer_list>
+#include <sstream>
+#include <string_view>
+
+#include "lib/base/error.hpp"
+#include "lib/base/io.hpp"
+
+namespace mpg {
+
+namespace {
+
+// Concatenation by appending (GCC 12 raises a false -Wrestrict on chains of operator+).
+std::string cat(std::initializer_list<std::string_view> parts) {
+  std::string out;
+  for (std::string_view p : parts) out.append(p);
+  return out;
+}
+
+}  // namespace
+
+const std::array<std::string, kConllLabelCount>& conll_label_names() {
+  static const std::array<std::string, kConllLabelCount> names = {"O", "PER", "LOC", "ORG", "MISC"};
+  return names;
+}
+
+int conll_label_of_name(const std::string& name) {
+  const auto& names = conll_label_names();
+  for (int c = 0; c < kConllLabelCount; ++c)
+    if (names[static_cast<std::size_t>(c)] == name) return c;
+  return -1;
+}
+
+int conll_label_of_tag(const std::string& tag) {
+  if (tag == "O") return kConllOutside;
+  if (tag.size() < 3 || (tag[0] != 'I' && tag[0] != 'B') || tag[1] != '-') return -1;
+  const int label = conll_label_of_name(tag.substr(2));
+  return label > 0 ? label : -1;
+}
+
+std::vector<ConllSentence> parse_conll(const std::string& text, const std::string& path, std::size_t first,
+                                       std::size_t count) {
+  std::vector<ConllSentence> sentences;
+  ConllSentence current;
+  std::size_t index = 0;  // of the sentence being read
+  auto finish = [&] {
+    if (current.words.empty()) return;
+    if (index >= first) sentences.push_back(std::move(current));
+    current = ConllSentence{};
+    ++index;
+  };
+  auto done = [&] { return count > 0 && sentences.size() >= count; };
+  std::istringstream in(text);
+  std::string line;
+  long line_number = 0;
+  while (!done() && std::getline(in, line)) {
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) {
+      finish();
+      continue;
+    }
+    if (line.rfind("-DOCSTART-", 0) == 0) {
+      finish();
+      continue;
+    }
+    std::istringstream fields(line);
+    std::vector<std::string> columns;
+    for (std::string field; fields >> field;) columns.push_back(field);
+    if (columns.size() != 4)
+      throw InputError(path, line_number,
+                       "expected 4 space-separated columns (word POS chunk NE-tag), got " +
+                           std::to_string(columns.size()));
+    const int label = conll_label_of_tag(columns[3]);
+    if (label < 0)
+      throw InputError(path, line_number,
+                       "unknown named-entity tag '" + columns[3] + "' (expected O or [IB]-PER/LOC/ORG/MISC)");
+    if (index < first) {  // only counted, not kept
+      current.words.push_back(columns[0]);
+      continue;
+    }
+    current.words.push_back(std::move(columns[0]));
+    current.pos.push_back(std::move(columns[1]));
+    current.chunks.push_back(std::move(columns[2]));
+    current.tags.push_back(std::move(columns[3]));
+    current.labels.push_back(label);
+  }
+  if (!done()) finish();
+  return sentences;
+}
+
+std::vector<ConllSentence> read_conll(const std::string& path, std::size_t first, std::size_t count) {
+  return parse_conll(read_file(path), path, first, count);
+}
+
+ConllStatistics conll_statistics(const std::vector<ConllSentence>& sentences) {
+  ConllStatistics s;
+  s.sentences = sentences.size();
+  for (const auto& sentence : sentences) {
+    s.tokens += sentence.size();
+    s.max_length = std::max(s.max_length, sentence.size());
+    for (int label : sentence.labels) ++s.label_tokens[static_cast<std::size_t>(label)];
+    const ChunkCounts chunks = conlleval_counts(sentence.tags, sentence.tags);
+    for (int c = 1; c < kConllLabelCount; ++c)
+      s.label_entities[static_cast<std::size_t>(c)] += chunks.gold[static_cast<std::size_t>(c)];
+  }
+  s.average_length = s.sentences ? static_cast<double>(s.tokens) / static_cast<double>(s.sentences) : 0.0;
+  return s;
+}
+
+// ---- conlleval rules ------------------------------------------------------------------------
+
+namespace {
+
+struct SplitTag {
+  char prefix;  // 'O', 'B', 'I' (IOB1/IOB2), also 'E', 'S' accepted
+  int type;     // label index, 0 for O
+};
+
+SplitTag split_tag(const std::string& tag) {
+  if (tag == "O") return {'O', 0};
+  return {tag[0], conll_label_of_tag(tag)};
+}
+
+// A chunk ends between `previous` and `current` (conlleval's end-of-chunk rules).
+bool chunk_ends(SplitTag previous, SplitTag current) {
+  const char p = previous.prefix;
+  const char c = current.prefix;
+  if (p == 'B' && (c == 'B' || c == 'O' || c == 'S')) return true;
+  if (p == 'I' && (c == 'B' || c == 'O' || c == 'S')) return true;
+  if (p == 'E' || p == 'S') return true;
+  return p != 'O' && previous.type != current.type;
+}
+
+// A chunk starts at `current` after `previous` (conlleval's start-of-chunk rules).
+bool chunk_starts(SplitTag previous, SplitTag current) {
+  const char p = previous.prefix;
+  const char c = current.prefix;
+  if (c == 'B' || c == 'S') return true;
+  if (c == 'I' && (p == 'O' || p == 'E' || p == 'S')) return true;
+  if (c == 'E' && (p == 'O' || p == 'E' || p == 'S')) return true;
+  return c != 'O' && previous.type != current.type;
+}
+
+}  // namespace
+
+ChunkCounts conlleval_counts(const std::vector<std::string>& gold, const std::vector<std::string>& guessed) {
+  if (gold.size() != guessed.size()) throw Error("conlleval_counts: sequences of different lengths");
+  ChunkCounts counts;
+  SplitTag last_gold{'O', 0};
+  SplitTag last_guess{'O', 0};
+  bool in_correct = false;  // inside a chunk that so far agrees in start and type
+  // One pass over the tokens and a final "O O" boundary (the sentence end closes all chunks).
+  for (std::size_t t = 0; t <= gold.size(); ++t) {
+    const SplitTag g = t < gold.size() ? split_tag(gold[t]) : SplitTag{'O', 0};
+    const SplitTag p = t < gold.size() ? split_tag(guessed[t]) : SplitTag{'O', 0};
+    const bool gold_ends = chunk_ends(last_gold, g);
+    const bool guess_ends = chunk_ends(last_guess, p);
+    if (in_correct) {
+      if (gold_ends && guess_ends && last_gold.type == last_guess.type) {
+        in_correct = false;
+        ++counts.correct[static_cast<std::size_t>(last_gold.type)];
+      } else if (gold_ends != guess_ends || g.type != p.type) {
+        in_correct = false;
+      }
+    }
+    const bool gold_starts = chunk_starts(last_gold, g);
+    const bool guess_starts = chunk_starts(last_guess, p);
+    if (gold_starts && guess_starts && g.type == p.type) in_correct = true;
+    if (gold_starts) ++counts.gold[static_cast<std::size_t>(g.type)];
+    if (guess_starts) ++counts.guessed[static_cast<std::size_t>(p.type)];
+    last_gold = g;
+    last_guess = p;
+  }
+  return counts;
+}
+
+void ChunkCounts::add(const ChunkCounts& other) {
+  for (std::size_t c = 0; c < correct.size(); ++c) {
+    correct[c] += other.correct[c];
+    guessed[c] += other.guessed[c];
+    gold[c] += other.gold[c];
+  }
+}
+
+double ChunkCounts::f1(int label) const {
+  const auto c = static_cast<std::size_t>(label);
+  const std::size_t denominator = guessed[c] + gold[c];
+  return denominator ? 2.0 * static_cast<double>(correct[c]) / static_cast<double>(denominator) : 0.0;
+}
+
+double ChunkCounts::overall_f1() const {
+  std::size_t tp = 0, denominator = 0;
+  for (std::size_t c = 1; c < correct.size(); ++c) {
+    tp += correct[c];
+    denominator += guessed[c] + gold[c];
+  }
+  return denominator ? 2.0 * static_cast<double>(tp) / static_cast<double>(denominator) : 0.0;
+}
+
+std::vector<std::string> tags_of_labels(const std::vector<int>& labels) {
+  std::vector<std::string> tags;
+  tags.reserve(labels.size());
+  for (int label : labels)
+    tags.push_back(label == kConllOutside ? std::string("O") : cat({"I-", conll_label_names()[static_cast<std::size_t>(label)]}));
+  return tags;
+}
+
+void TokenCounts::add(const std::vector<int>& predicted_labels, const std::vector<int>& gold_labels, int label) {
+  if (predicted_labels.size() != gold_labels.size()) throw Error("TokenCounts: sequences of different lengths");
+  for (std::size_t t = 0; t < gold_labels.size(); ++t) {
+    const bool p = predicted_labels[t] == label;
+    const bool g = gold_labels[t] == label;
+    true_positives += p && g;
+    predicted += p;
+    gold += g;
+  }
+}
+
+double TokenCounts::f1() const {
+  const std::size_t denominator = predicted + gold;
+  return denominator ? 2.0 * static_cast<double>(true_positives) / static_cast<double>(denominator) : 1.0;
+}
+
+// ---- Features ---------------------------------------------------------------------------------
+
+std::string word_shape(const std::string& word) {
+  auto kind = [](unsigned char ch) -> char {
+    if (std::isupper(ch)) return 'X';
+    if (std::islower(ch)) return 'x';
+    if (std::isdigit(ch)) return 'd';
+    return static_cast<char>(ch);
+  };
+  std::string shape;
+  int run = 0;
+  for (unsigned char ch : word) {
+    const char k = kind(ch);
+    run = (!shape.empty() && shape.back() == k) ? run + 1 : 1;
+    if (run <= 2) shape.push_back(k);
+  }
+  return shape;
+}
+
+namespace {
+
+std::string lower(const std::string& word) {
+  std::string out = word;
+  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> token_feature_strings(const ConllSentence& sentence, std::size_t t) {
+  const std::size_t n = sentence.size();
+  const std::string& word = sentence.words[t];
+  const std::string lw = lower(word);
+  auto lower_at = [&](long i) -> std::string {
+    if (i < 0) return "<S>";
+    if (i >= static_cast<long>(n)) return "</S>";
+    return lower(sentence.words[static_cast<std::size_t>(i)]);
+  };
+  auto shape_at = [&](long i) -> std::string {
+    if (i < 0) return "<S>";
+    if (i >= static_cast<long>(n)) return "</S>";
+    return word_shape(sentence.words[static_cast<std::size_t>(i)]);
+  };
+  const long i = static_cast<long>(t);
+  std::vector<std::string> f;
+  f.reserve(32);
+  f.push_back("BIAS");
+  f.push_back(cat({"W=", word}));
+  f.push_back(cat({"LW=", lw}));
+  for (std::size_t k = 1; k <= 4 && k <= word.size(); ++k) {
+    const std::string length = std::to_string(k);
+    f.push_back(cat({"P", length, "=", std::string_view(word).substr(0, k)}));
+    f.push_back(cat({"S", length, "=", std::string_view(word).substr(word.size() - k)}));
+  }
+  f.push_back(cat({"SH=", shape_at(i)}));
+  f.push_back(cat({"PW=", lower_at(i - 1)}));
+  f.push_back(cat({"NW=", lower_at(i + 1)}));
+  f.push_back(cat({"PSH=", shape_at(i - 1)}));
+  f.push_back(cat({"NSH=", shape_at(i + 1)}));
+  f.push_back(cat({"PW|W=", lower_at(i - 1), "|", lw}));
+  f.push_back(cat({"W|NW=", lw, "|", lower_at(i + 1)}));
+  f.push_back(cat({"PSH|SH|NSH=", shape_at(i - 1), "|", shape_at(i), "|", shape_at(i + 1)}));
+  for (long d = 1; d <= 4; ++d) {
+    if (i - d >= 0) f.push_back(cat({"DL=", lower_at(i - d)}));
+    if (i + d < static_cast<long>(n)) f.push_back(cat({"DR=", lower_at(i + d)}));
+  }
+  std::sort(f.begin(), f.end());
+  f.erase(std::unique(f.begin(), f.end()), f.end());
+  return f;
+}
+
+void FeatureDictionary::build(const std::vector<ConllSentence>& training) {
+  ids_.clear();
+  for (const auto& sentence : training)
+    for (std::size_t t = 0; t < sentence.size(); ++t)
+      for (auto& feature : token_feature_strings(sentence, t))
+        ids_.emplace(std::move(feature), static_cast<std::uint32_t>(ids_.size()));
+}
+
+FeaturizedSentence FeatureDictionary::featurize(const ConllSentence& sentence) const {
+  FeaturizedSentence out;
+  out.labels = sentence.labels;
+  out.features.resize(sentence.size());
+  for (std::size_t t = 0; t < sentence.size(); ++t) {
+    for (const auto& feature : token_feature_strings(sentence, t)) {
+      const auto found = ids_.find(feature);
+      if (found != ids_.end()) out.features[t].push_back(found->second);
+    }
+    std::sort(out.features[t].begin(), out.features[t].end());
+  }
+  return out;
+}
+
+std::vector<FeaturizedSentence> FeatureDictionary::featurize(const std::vector<ConllSentence>& sentences) const {
+  std::vector<FeaturizedSentence> out;
+  out.reserve(sentences.size());
+  for (const auto& sentence : sentences) out.push_back(featurize(sentence));
+  return out;
+}
+
+}  // namespace mpg

@@ -1,0 +1,343 @@
+#include "lib/learn/cutting_plane_trainer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "lib/game/double_oracle.hpp"
+#include "lib/base/error.hpp"
+#include "lib/base/run_limits.hpp"
+#include "lib/learn/simplex_qp.hpp"
+
+namespace mpg {
+namespace {
+
+// The cutting-plane model  phi_K(theta) = max_k (a_k . theta - c_k)  and its master problems
+//   min_theta lambda/2 ||theta||^2 - theta . g + phi_K(theta) + mu/2 ||theta - center||^2.
+// With B = [a_k - g] and l = lambda + mu the dual is the simplex QP
+//   min_alpha 1/2 alpha^T (B^T B / l) alpha + (c - B^T mu center / l) . alpha
+// (on the simplex, alpha^T (u 1^T) alpha = u . alpha), and theta = (mu center - B alpha) / l.
+// With mu = 0 the dual objective, negated, is a lower bound on min F at every alpha.
+class CutModel {
+ public:
+  CutModel(Eigen::VectorXd gold, double lambda) : gold_(std::move(gold)), lambda_(lambda) {}
+
+  void add(const Eigen::VectorXd& a, double c) {
+    const Eigen::Index k = offsets_.size();
+    directions_.conservativeResize(gold_.size(), k + 1);
+    directions_.col(k) = a - gold_;
+    offsets_.conservativeResize(k + 1);
+    offsets_[k] = c;
+    gram_.conservativeResize(k + 1, k + 1);
+    const Eigen::VectorXd products = directions_.transpose() * directions_.col(k);
+    gram_.col(k) = products;
+    gram_.row(k) = products.transpose();
+    for (Eigen::VectorXd* w : {&proximal_weights_, &plain_weights_}) {
+      w->conservativeResize(k + 1);
+      (*w)[k] = 0.0;
+    }
+  }
+
+  // Minimizer of the proximal master around `center` with weight mu.
+  Eigen::VectorXd proximal_step(const Eigen::VectorXd& center, double mu) {
+    const double l = lambda_ + mu;
+    const Eigen::VectorXd pull = mu * center;
+    const Eigen::VectorXd linear = offsets_ - directions_.transpose() * pull / l;
+    solve_simplex_qp(gram_ / l, linear, proximal_weights_, 1e-12, 100000);
+    return (pull - directions_ * proximal_weights_) / l;
+  }
+
+  // Value of the plain master (mu = 0): a lower bound on min F.
+  double lower_bound() {
+    solve_simplex_qp(gram_ / lambda_, offsets_, plain_weights_, 1e-12, 100000);
+    const Eigen::VectorXd aggregate = directions_ * plain_weights_;
+    return -aggregate.squaredNorm() / (2.0 * lambda_) - offsets_.dot(plain_weights_);
+  }
+
+  // The dual objective at the proximal master's weights: also a lower bound on min F (any
+  // point of the simplex gives one), tight when the proximal steps vanish.
+  double proximal_lower_bound() const {
+    const Eigen::VectorXd aggregate = directions_ * proximal_weights_;
+    return -aggregate.squaredNorm() / (2.0 * lambda_) - offsets_.dot(proximal_weights_);
+  }
+
+  // lambda/2 ||theta||^2 - theta . g + phi_K(theta).
+  double model_value(const Eigen::VectorXd& theta) const {
+    const Eigen::VectorXd cut_values =
+        directions_.transpose() * theta - offsets_;  // (a_k - g) . theta - c_k
+    return 0.5 * lambda_ * theta.squaredNorm() + cut_values.maxCoeff();
+  }
+
+  int size() const { return static_cast<int>(offsets_.size()); }
+
+  // Drops cuts with zero weight in both masters for `limit` consecutive solves. The lower
+  // bounds stay valid (any set of cuts gives one); the masters stay small.
+  void drop_idle(int limit) {
+    const Eigen::Index k = offsets_.size();
+    idle_.resize(static_cast<std::size_t>(k), 0);
+    std::vector<Eigen::Index> keep;
+    for (Eigen::Index i = 0; i < k; ++i) {
+      int& idle = idle_[static_cast<std::size_t>(i)];
+      idle = (proximal_weights_[i] > 0.0 || plain_weights_[i] > 0.0) ? 0 : idle + 1;
+      if (idle <= limit || i == k - 1) keep.push_back(i);
+    }
+    if (static_cast<Eigen::Index>(keep.size()) == k) return;
+    directions_ = Eigen::MatrixXd(directions_(Eigen::all, keep));
+    offsets_ = Eigen::VectorXd(offsets_(keep));
+    gram_ = Eigen::MatrixXd(gram_(keep, keep));
+    proximal_weights_ = Eigen::VectorXd(proximal_weights_(keep));
+    plain_weights_ = Eigen::VectorXd(plain_weights_(keep));
+    std::vector<int> idle;
+    for (auto i : keep) idle.push_back(idle_[static_cast<std::size_t>(i)]);
+    idle_ = std::move(idle);
+  }
+
+ private:
+  Eigen::VectorXd gold_;
+  double lambda_;
+  Eigen::MatrixXd directions_;  // D x K: a_k - g
+  Eigen::VectorXd offsets_;     // c
+  Eigen::MatrixXd gram_;        // B^T B
+  Eigen::VectorXd proximal_weights_;  // warm starts
+  Eigen::VectorXd plain_weights_;
+  std::vector<int> idle_;
+};
+
+}  // namespace
+
+BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
+                                           const MetricSettings& settings,
+                                           const CuttingPlaneOptions& options,
+                                           CuttingPlaneSummary* summary_out) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  auto seconds_since = [](clock::time_point t) {
+    return std::chrono::duration<double>(clock::now() - t).count();
+  };
+  const double lambda = options.lambda;
+  if (!(lambda > 0.0) || !std::isfinite(lambda))
+    throw Error("the cutting-plane trainer needs lambda > 0 (got " + std::to_string(lambda) +
+                "); use --optimizer lbfgs for lambda = 0");
+  const SparseRowMatrix& x = problem.features;
+  const BinaryAction gold = positives_of(problem.labels);
+  const Eigen::VectorXd gold_features = features_of(x, gold);
+  const LpBackend& lp = options.lp_backend ? *options.lp_backend : default_lp_backend();
+  const bool closed_form = has_closed_form(settings);
+  const std::size_t k = settings.metric == BinaryMetric::precision_at_k ? precision_k(settings, problem.labels) : 0;
+
+  // Restricted game: the metric's seed actions and the gold labelling (when legal).
+  const auto scorer = make_binary_game(settings, std::vector<double>(problem.labels.size(), 0.0),
+                                       problem.labels);
+  std::vector<BinaryAction> rows;
+  std::vector<BinaryAction> columns;
+  for (const auto& a : scorer->initial_predictor_actions()) detail::add_unique(rows, a);
+  if (scorer->is_legal_predictor_action(gold)) detail::add_unique(rows, gold);
+  for (const auto& a : scorer->initial_adversary_actions()) detail::add_unique(columns, a);
+  if (scorer->is_legal_adversary_action(gold)) detail::add_unique(columns, gold);
+  Eigen::MatrixXd scores(static_cast<Eigen::Index>(rows.size()),
+                         static_cast<Eigen::Index>(columns.size()));
+  for (Eigen::Index i = 0; i < scores.rows(); ++i)
+    for (Eigen::Index j = 0; j < scores.cols(); ++j)
+      scores(i, j) = scorer->score(rows[static_cast<std::size_t>(i)], columns[static_cast<std::size_t>(j)]);
+  std::vector<Eigen::VectorXd> column_features;
+  for (const auto& a : columns) column_features.push_back(features_of(x, a));
+  const auto restricted = lp.new_game(scores, Eigen::VectorXd::Zero(scores.cols()));
+
+  CutModel cuts(gold_features, lambda);
+  Eigen::VectorXd theta = Eigen::VectorXd::Zero(x.cols());
+  Eigen::VectorXd best_theta = theta;
+  // Proximal bundle stabilization (Kiwiel 1990): the master is kept near the stability center;
+  // a serious step moves the center when the upper bound fell by at least a tenth of the
+  // decrease the model predicted, a null step only adds the cut.
+  Eigen::VectorXd center = theta;
+  double center_value = std::numeric_limits<double>::infinity();
+  double predicted_decrease = std::numeric_limits<double>::infinity();
+  double mu = std::max(1.0, gold_features.squaredNorm());
+  // Pruning as in the double oracle: the restricted game stays near the support size.
+  detail::ActionPruning pruning(options.prune_after, rows.size(), columns.size());
+  detail::SmoothedResponses<BinaryAction> smoothing(options.smoothing);
+  CuttingPlaneSummary summary;
+  summary.objective = std::numeric_limits<double>::infinity();
+  summary.lower_bound = -std::numeric_limits<double>::infinity();
+  const double threshold = 1e-12;
+  double best_gap = std::numeric_limits<double>::infinity();
+  int last_progress = 0;
+  for (;;) {
+    ++summary.iterations;
+    // 1.-2. The game at theta by double oracle over the restricted game, to an equilibrium gap
+    // small against the decrease the model predicted for this step (inexact oracle; every cut
+    // and bound stays valid, only their tightness depends on the gap).
+    const double game_tolerance = std::max(0.1 * options.tolerance, 0.1 * predicted_decrease);
+    const Eigen::VectorXd psi = x * theta;
+    const auto game = closed_form ? nullptr
+                                  : make_binary_game(settings, std::vector<double>(psi.data(), psi.data() + psi.size()),
+                                                     problem.labels);
+    Eigen::VectorXd offsets(static_cast<Eigen::Index>(columns.size()));
+    for (std::size_t j = 0; j < columns.size(); ++j)
+      offsets[static_cast<Eigen::Index>(j)] = theta.dot(column_features[j]);
+    restricted->set_offsets(offsets);
+    double upper = 0.0;
+    double game_gap = 0.0;
+    Eigen::VectorXd expected_features;  // E_Q[Phi]
+    double cut_offset = 0.0;
+    pruning.new_game();
+    smoothing.new_game();
+    if (closed_form) {
+      // P@k, unrestricted adversary: the exact equilibrium in closed form, its adversary pure.
+      const auto eq = solve_precision_at_k_game(std::vector<double>(psi.data(), psi.data() + psi.size()), k);
+      ++summary.game_iterations;
+      expected_features = features_of(x, eq.adversary_action);
+      cut_offset = eq.predictor_response_value + theta.dot(expected_features);
+      upper = 0.5 * lambda * theta.squaredNorm() - theta.dot(gold_features) - eq.adversary_response_value;
+      game_gap = eq.gap;
+      if (upper < summary.objective) {
+        summary.objective = upper;
+        summary.game_gap = game_gap;
+        best_theta = theta;
+      }
+    } else {
+      for (;;) {
+        ++summary.game_iterations;
+        auto t = clock::now();
+        const MatrixGameSolution equilibrium = restricted->solve();
+        summary.lp_seconds += seconds_since(t);
+        const auto predictor = detail::support_of(rows, equilibrium.row_strategy);
+        const auto adversary = detail::support_of(columns, equilibrium.column_strategy);
+        expected_features = Eigen::VectorXd::Zero(x.cols());
+        for (std::size_t j = 0; j < columns.size(); ++j)
+          expected_features +=
+              equilibrium.column_strategy[static_cast<Eigen::Index>(j)] * column_features[j];
+        t = clock::now();
+        auto row_responses = options.extra_responses
+                                 ? game->predictor_responses(adversary, predictor)
+                                 : std::vector{game->predictor_best_response(adversary)};
+        auto column_responses = options.extra_responses
+                                    ? game->adversary_responses(predictor, adversary)
+                                    : std::vector{game->adversary_best_response(predictor)};
+        const double predictor_value = row_responses.front().value;    // includes -theta . E_Q[Phi]
+        const double adversary_value = column_responses.front().value;  // includes -psi(y)
+        smoothing.add_responses(*game, predictor, adversary_value, column_responses);
+        summary.best_response_seconds += seconds_since(t);
+        upper = 0.5 * lambda * theta.squaredNorm() - theta.dot(gold_features) - adversary_value;
+        game_gap = predictor_value - adversary_value;
+        // The cut phi(theta') >= theta' . E_Q[Phi] - max_y_hat E_Q[score], valid for all theta'.
+        cut_offset = predictor_value + theta.dot(expected_features);
+        if (upper < summary.objective) {
+          summary.objective = upper;
+          summary.game_gap = game_gap;
+          best_theta = theta;
+        }
+        // Actions idle for a while leave the restricted game (it only caches actions: every cut
+        // and bound is computed from best responses over all actions).
+        const auto [stale_rows, stale_columns] =
+            pruning.expired(equilibrium.row_strategy, equilibrium.column_strategy);
+        bool added = false;
+        // With on_demand_accuracy (de Oliveira & Sagastizabal 2014) the game at theta is also
+        // accurate enough once the bracket [upper - game_gap, upper] of F(theta) excludes the
+        // serious-step target: the step's outcome is then decided, a serious step (upper below
+        // the target) or a null step whose cut lifts the model at theta above the target.
+        const double target = center_value - 0.1 * predicted_decrease;
+        const bool decided = std::isfinite(target) && (upper <= target || upper - game_gap >= target);
+        const bool finished = game_gap <= game_tolerance || (options.on_demand_accuracy && decided);
+        if (options.game_progress)
+          options.game_progress(summary.iterations, summary.game_iterations, game_gap, game_tolerance);
+        if (!finished) {
+          if (!stale_rows.empty() || !stale_columns.empty()) {
+            pruning.drop(rows, stale_rows, columns, stale_columns);
+            restricted->remove(stale_rows, stale_columns);
+            detail::erase_positions(rows, stale_rows);
+            detail::erase_positions(columns, stale_columns);
+            detail::erase_positions(column_features, stale_columns);
+          }
+          for (auto& r : row_responses)
+            if (r.value > equilibrium.value + threshold && !detail::contains(rows, r.action)) {
+              Eigen::VectorXd row(static_cast<Eigen::Index>(columns.size()));
+              for (std::size_t j = 0; j < columns.size(); ++j)
+                row[static_cast<Eigen::Index>(j)] = scorer->score(r.action, columns[j]);
+              restricted->add_row(row);
+              pruning.add_row(r.action);
+              rows.push_back(std::move(r.action));
+              added = true;
+            }
+          for (auto& c : column_responses)
+            if (c.value < equilibrium.value - threshold && !detail::contains(columns, c.action)) {
+              Eigen::VectorXd column(static_cast<Eigen::Index>(rows.size()));
+              for (std::size_t i = 0; i < rows.size(); ++i)
+                column[static_cast<Eigen::Index>(i)] = scorer->score(rows[i], c.action);
+              column_features.push_back(features_of(x, c.action));
+              restricted->add_column(column, theta.dot(column_features.back()));
+              pruning.add_column(c.action);
+              columns.push_back(std::move(c.action));
+              added = true;
+            }
+        }
+        if (finished || !added) break;
+        if (options.max_seconds > 0.0 && seconds_since(start) >= options.max_seconds) break;
+        if (options.max_game_solves > 0 && summary.game_iterations >= options.max_game_solves) break;
+      }
+    }
+    cuts.add(expected_features, cut_offset);
+    if (!std::isfinite(center_value)) {
+      center_value = upper;
+    } else {
+      const double decrease = center_value - upper;
+      if (decrease >= 0.1 * predicted_decrease) {  // serious step
+        center = theta;
+        center_value = upper;
+        if (decrease >= 0.5 * predicted_decrease) mu = std::max(mu * 0.5, 1e-9);
+        ++summary.serious_steps;
+      } else if (game_gap < 0.25 * predicted_decrease) {
+        // A null step with an accurate oracle: the model was too optimistic, shorten steps.
+        // (When the game gap is comparable to the predicted decrease the failure may be noise
+        // of the inexact oracle, and a larger mu would only stall the method.)
+        mu = std::min(mu * 1.5, 1e12);
+      }
+    }
+
+    // 3. The master: next theta and a lower bound.
+    auto t = clock::now();
+    summary.lower_bound = std::max(summary.lower_bound, cuts.lower_bound());
+    theta = cuts.proximal_step(center, mu);
+    summary.lower_bound = std::max(summary.lower_bound, cuts.proximal_lower_bound());
+    predicted_decrease = center_value - cuts.model_value(theta);
+    cuts.drop_idle(options.cut_idle_limit);
+    summary.master_seconds += seconds_since(t);
+    summary.gap = summary.objective - summary.lower_bound;
+    if (options.progress)
+      options.progress(summary.iterations, summary.objective, summary.lower_bound,
+                       static_cast<int>(rows.size()), static_cast<int>(columns.size()));
+    if (summary.gap <= options.tolerance) {
+      summary.converged = true;
+      summary.status = "converged";
+      break;
+    }
+    if (summary.gap < best_gap * (1.0 - 1e-3)) {
+      best_gap = summary.gap;
+      last_progress = summary.iterations;
+    }
+    if (summary.iterations - last_progress >= options.stall_iterations) {
+      summary.status = "not converged: no progress in " + std::to_string(options.stall_iterations) +
+                       " iterations (game accuracy limits the cuts)";
+      break;
+    }
+    if (auto reason = limit_reached(summary.iterations, options.max_iterations, seconds_since(start),
+                                    options.max_seconds)) {
+      summary.status = *reason;
+      break;
+    }
+    if (options.max_game_solves > 0 && summary.game_iterations >= options.max_game_solves) {
+      summary.status = "not converged: restricted-game solve limit (" + std::to_string(options.max_game_solves) + ")";
+      break;
+    }
+  }
+  summary.cuts = cuts.size();
+  summary.predictor_actions = static_cast<int>(rows.size());
+  summary.adversary_actions = static_cast<int>(columns.size());
+  summary.seconds = seconds_since(start);
+  if (summary_out) *summary_out = summary;
+
+  return BinaryModel::trained(settings, lambda, best_theta);
+}
+
+}  // namespace mpg

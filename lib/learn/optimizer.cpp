@@ -1,0 +1,489 @@
+#include "lib/learn/optimizer.hpp"
+
+#include <lbfgs.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <deque>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include "lib/base/error.hpp"
+#include "lib/learn/simplex_qp.hpp"
+
+namespace mpg {
+
+OptimizerKind parse_optimizer_kind(const std::string& name) {
+  if (name == "lbfgs") return OptimizerKind::lbfgs;
+  if (name == "adadelta") return OptimizerKind::adadelta;
+  if (name == "cutting_plane") return OptimizerKind::cutting_plane;
+  throw Error("unknown optimizer '" + name + "' (expected lbfgs, adadelta or cutting_plane)");
+}
+
+std::string to_string(OptimizerKind kind) {
+  switch (kind) {
+    case OptimizerKind::lbfgs:
+      return "lbfgs";
+    case OptimizerKind::adadelta:
+      return "adadelta";
+    case OptimizerKind::cutting_plane:
+      return "cutting_plane";
+  }
+  throw Error("invalid OptimizerKind value");
+}
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// The objective plus bookkeeping: counts calls and keeps the lowest finite value seen together
+// with its point and gradient.
+struct TrackedObjective {
+  explicit TrackedObjective(Objective& wrapped) : objective(wrapped) {}
+
+  Objective& objective;
+  int evaluations = 0;
+  double best_value = std::numeric_limits<double>::infinity();
+  Eigen::VectorXd best_theta;
+  Eigen::VectorXd best_gradient;
+
+  double evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) {
+    ++evaluations;
+    const double value = objective.evaluate(theta, gradient);
+    if (std::isfinite(value) && gradient.allFinite() && value < best_value) {
+      best_value = value;
+      best_theta = theta;
+      best_gradient = gradient;
+    }
+    return value;
+  }
+};
+
+// Relative decrease from `older` to `newer`, (older - newer) / |older|.
+double relative_decrease(double older, double newer) {
+  return (older - newer) / std::max(std::abs(older), std::numeric_limits<double>::min());
+}
+
+// ||g|| <= tolerance * max(1, ||theta||): the stationarity test shared by both methods.
+bool gradient_is_small(const Eigen::VectorXd& gradient, const Eigen::VectorXd& theta,
+                       double tolerance) {
+  return gradient.norm() <= tolerance * std::max(1.0, theta.norm());
+}
+
+void validate(const OptimizerOptions& options) {
+  if (options.max_iterations < 1) throw Error("optimizer max_iterations must be at least 1");
+  if (options.lbfgs_memory < 1) throw Error("optimizer lbfgs_memory must be at least 1");
+  if (options.past < 0) throw Error("optimizer past must be non-negative");
+  if (!(options.gradient_tolerance >= 0.0) || !(options.value_tolerance >= 0.0) ||
+      !(options.adadelta_value_tolerance >= 0.0) || !(options.adadelta_step_tolerance >= 0.0)) {
+    throw Error("optimizer tolerances must be non-negative");
+  }
+  if (!(options.adadelta_rho >= 0.0 && options.adadelta_rho < 1.0)) {
+    throw Error("optimizer adadelta_rho must lie in [0, 1)");
+  }
+  if (!(options.adadelta_epsilon > 0.0)) throw Error("optimizer adadelta_epsilon must be positive");
+  if (options.kind == OptimizerKind::cutting_plane) {
+    if (!(options.regularization > 0.0) || !std::isfinite(options.regularization))
+      throw Error("the cutting-plane optimizer needs the objective's regularization lambda > 0");
+    if (!(options.cutting_plane_tolerance > 0.0)) throw Error("optimizer cutting_plane_tolerance must be positive");
+    if (options.cut_idle_limit < 1) throw Error("optimizer cut_idle_limit must be at least 1");
+  }
+}
+
+// ---- L-BFGS (liblbfgs) ----
+
+std::string lbfgs_status_text(int status) {
+  switch (status) {
+    case LBFGS_SUCCESS:
+      return "L-BFGS converged: gradient norm below tolerance";
+    case LBFGS_STOP:
+      return "L-BFGS converged: relative decrease of the objective below tolerance";
+    case LBFGS_ALREADY_MINIMIZED:
+      return "L-BFGS: the starting point already satisfies the gradient tolerance";
+    case LBFGSERR_UNKNOWNERROR:
+      return "L-BFGS: unknown error";
+    case LBFGSERR_LOGICERROR:
+      return "L-BFGS: logic error";
+    case LBFGSERR_OUTOFMEMORY:
+      return "L-BFGS: out of memory";
+    case LBFGSERR_CANCELED:
+      return "L-BFGS: canceled";
+    case LBFGSERR_INVALID_N:
+      return "L-BFGS: invalid number of variables";
+    case LBFGSERR_INVALID_N_SSE:
+      return "L-BFGS: invalid number of variables for the SSE build";
+    case LBFGSERR_INVALID_X_SSE:
+      return "L-BFGS: variables not 16-byte aligned for the SSE build";
+    case LBFGSERR_INVALID_EPSILON:
+      return "L-BFGS: invalid gradient tolerance (epsilon)";
+    case LBFGSERR_INVALID_TESTPERIOD:
+      return "L-BFGS: invalid 'past' period";
+    case LBFGSERR_INVALID_DELTA:
+      return "L-BFGS: invalid value tolerance (delta)";
+    case LBFGSERR_INVALID_LINESEARCH:
+      return "L-BFGS: invalid line search";
+    case LBFGSERR_INVALID_MINSTEP:
+      return "L-BFGS: invalid minimum step";
+    case LBFGSERR_INVALID_MAXSTEP:
+      return "L-BFGS: invalid maximum step";
+    case LBFGSERR_INVALID_FTOL:
+      return "L-BFGS: invalid line-search ftol";
+    case LBFGSERR_INVALID_WOLFE:
+      return "L-BFGS: invalid Wolfe coefficient";
+    case LBFGSERR_INVALID_GTOL:
+      return "L-BFGS: invalid line-search gtol";
+    case LBFGSERR_INVALID_XTOL:
+      return "L-BFGS: invalid line-search xtol";
+    case LBFGSERR_INVALID_MAXLINESEARCH:
+      return "L-BFGS: invalid maximum number of line-search evaluations";
+    case LBFGSERR_INVALID_ORTHANTWISE:
+      return "L-BFGS: invalid OWL-QN coefficient";
+    case LBFGSERR_INVALID_ORTHANTWISE_START:
+      return "L-BFGS: invalid OWL-QN start index";
+    case LBFGSERR_INVALID_ORTHANTWISE_END:
+      return "L-BFGS: invalid OWL-QN end index";
+    case LBFGSERR_OUTOFINTERVAL:
+      return "L-BFGS stopped: line-search step left the interval of uncertainty";
+    case LBFGSERR_INCORRECT_TMINMAX:
+      return "L-BFGS stopped: line-search interval of uncertainty became too small";
+    case LBFGSERR_ROUNDING_ERROR:
+      return "L-BFGS stopped: rounding errors prevent further progress in the line search "
+             "(common at kinks of a non-smooth objective)";
+    case LBFGSERR_MINIMUMSTEP:
+      return "L-BFGS stopped: line-search step became smaller than the minimum step";
+    case LBFGSERR_MAXIMUMSTEP:
+      return "L-BFGS stopped: line-search step became larger than the maximum step";
+    case LBFGSERR_MAXIMUMLINESEARCH:
+      return "L-BFGS stopped: line search reached its maximum number of evaluations";
+    case LBFGSERR_MAXIMUMITERATION:
+      return "L-BFGS stopped: reached the iteration limit";
+    case LBFGSERR_WIDTHTOOSMALL:
+      return "L-BFGS stopped: relative width of the line-search interval below xtol";
+    case LBFGSERR_INVALIDPARAMETERS:
+      return "L-BFGS stopped: negative line-search step";
+    case LBFGSERR_INCREASEGRADIENT:
+      return "L-BFGS stopped: search direction does not decrease the objective";
+    default:
+      return "L-BFGS: unrecognized status code " + std::to_string(status);
+  }
+}
+
+bool lbfgs_converged(int status) {
+  return status == LBFGS_SUCCESS || status == LBFGS_STOP || status == LBFGS_ALREADY_MINIMIZED;
+}
+
+// State shared with the C callbacks. No exception may unwind through liblbfgs: one thrown by the
+// objective or the progress callback is stored here, the run is stopped, and it is rethrown
+// after lbfgs() returns.
+struct LbfgsContext {
+  LbfgsContext(TrackedObjective& tracked_objective, const OptimizerOptions& optimizer_options)
+      : tracked(tracked_objective),
+        options(optimizer_options),
+        start_value(tracked_objective.best_value),
+        start_gradient(tracked_objective.best_gradient),
+        theta(start_gradient.size()),
+        gradient(start_gradient.size()),
+        values{start_value} {}
+
+  TrackedObjective& tracked;
+  const OptimizerOptions& options;
+  // liblbfgs evaluates the start point first; minimize() already did, so that result is reused.
+  bool start_pending = true;
+  double start_value;
+  Eigen::VectorXd start_gradient;
+  Eigen::VectorXd theta;     // copy of liblbfgs's x (Objective takes a VectorXd)
+  Eigen::VectorXd gradient;  // written by Objective, copied into liblbfgs's g
+  std::vector<double> values;  // f_0 (start), f_1, ... after each iteration
+  int iterations = 0;
+  std::exception_ptr error;
+};
+
+lbfgsfloatval_t lbfgs_evaluate(void* instance, const lbfgsfloatval_t* x, lbfgsfloatval_t* g,
+                               const int n, const lbfgsfloatval_t /*step*/) {
+  auto& context = *static_cast<LbfgsContext*>(instance);
+  Eigen::Map<Eigen::VectorXd> gradient_out(g, n);
+  if (context.start_pending) {
+    context.start_pending = false;
+    gradient_out = context.start_gradient;
+    return context.start_value;
+  }
+  // After a failure: a NaN value with zero gradient ends the line search, then progress cancels.
+  if (context.error) {
+    gradient_out.setZero();
+    return kNaN;
+  }
+  try {
+    context.theta = Eigen::Map<const Eigen::VectorXd>(x, n);
+    const double value = context.tracked.evaluate(context.theta, context.gradient);
+    gradient_out = context.gradient;
+    return value;
+  } catch (...) {
+    context.error = std::current_exception();
+    gradient_out.setZero();
+    return kNaN;
+  }
+}
+
+int lbfgs_progress(void* instance, const lbfgsfloatval_t* /*x*/, const lbfgsfloatval_t* /*g*/,
+                   const lbfgsfloatval_t fx, const lbfgsfloatval_t /*xnorm*/,
+                   const lbfgsfloatval_t gnorm, const lbfgsfloatval_t /*step*/, int /*n*/, int k,
+                   int /*ls*/) {
+  auto& context = *static_cast<LbfgsContext*>(instance);
+  if (context.error) return LBFGSERR_CANCELED;
+  context.iterations = k;
+  if (context.options.progress) {
+    try {
+      context.options.progress(k, fx, gnorm);
+    } catch (...) {
+      context.error = std::current_exception();
+      return LBFGSERR_CANCELED;
+    }
+  }
+  // Value test (f_{k-past} - f_k) / |f_{k-past}| < value_tolerance. liblbfgs 1.10's own test
+  // divides by the signed f_k, so with f < 0 it stops as soon as k reaches `past`; it is off.
+  context.values.push_back(fx);
+  const int past = context.options.past;
+  if (past > 0 && k >= past &&
+      relative_decrease(context.values[k - past], fx) < context.options.value_tolerance) {
+    return LBFGS_STOP;
+  }
+  return 0;
+}
+
+struct LbfgsFree {
+  void operator()(lbfgsfloatval_t* x) const { lbfgs_free(x); }
+};
+
+// Runs liblbfgs from tracked.best_theta (the evaluated start point).
+void run_lbfgs(TrackedObjective& tracked, const OptimizerOptions& options,
+               OptimizerSummary& summary) {
+  const Eigen::Index n = tracked.best_theta.size();
+  LbfgsContext context(tracked, options);
+
+  // lbfgs_malloc honours the alignment and padding an SSE build of liblbfgs requires.
+  std::unique_ptr<lbfgsfloatval_t, LbfgsFree> x(lbfgs_malloc(static_cast<int>(n)));
+  if (!x) throw Error("out of memory allocating the L-BFGS variables");
+  Eigen::Map<Eigen::VectorXd>(x.get(), n) = tracked.best_theta;
+
+  lbfgs_parameter_t parameters;
+  lbfgs_parameter_init(&parameters);
+  parameters.m = options.lbfgs_memory;
+  parameters.epsilon = options.gradient_tolerance;
+  parameters.past = 0;  // the value test runs in lbfgs_progress
+  parameters.max_iterations = options.max_iterations;
+  // Backtracking with the regular (weak) Wolfe condition: on kinked objectives it keeps making
+  // progress where More-Thuente and strong Wolfe stop after a few iterations at a kink.
+  parameters.linesearch =
+      options.lbfgs_armijo_only ? LBFGS_LINESEARCH_BACKTRACKING_ARMIJO : LBFGS_LINESEARCH_BACKTRACKING_WOLFE;
+
+  const int status = lbfgs(static_cast<int>(n), x.get(), nullptr, lbfgs_evaluate, lbfgs_progress,
+                           &context, &parameters);
+  if (context.error) std::rethrow_exception(context.error);
+
+  summary.iterations = context.iterations;
+  summary.converged = lbfgs_converged(status);
+  summary.message = lbfgs_status_text(status);
+  if (status == LBFGSERR_MAXIMUMITERATION) {
+    summary.message += " (" + std::to_string(options.max_iterations) + ")";
+  }
+}
+
+// ---- AdaDelta (Zeiler 2012), full-batch gradients ----
+
+void run_adadelta(TrackedObjective& tracked, const OptimizerOptions& options,
+                  OptimizerSummary& summary) {
+  const double rho = options.adadelta_rho;
+  const double eps = options.adadelta_epsilon;
+  Eigen::VectorXd theta = tracked.best_theta;
+  Eigen::VectorXd gradient = tracked.best_gradient;
+  double value = tracked.best_value;
+  Eigen::ArrayXd mean_squared_gradient = Eigen::ArrayXd::Zero(theta.size());  // E[g^2]
+  Eigen::ArrayXd mean_squared_step = Eigen::ArrayXd::Zero(theta.size());      // E[dx^2]
+  // Values of the last <= 11 iterates (the current one and up to 10 before it), for the
+  // average-change test; the initial point counts as the first value.
+  std::deque<double> recent_values{value};
+  constexpr std::size_t kValueWindow = 10;
+  constexpr std::size_t kMinValuesBeforeValueTest = 6;
+
+  int iteration = 0;
+  for (;;) {
+    if (gradient_is_small(gradient, theta, options.gradient_tolerance)) {
+      summary.converged = true;
+      summary.message = "AdaDelta converged: gradient norm below tolerance";
+      break;
+    }
+    if (iteration == options.max_iterations) {
+      summary.message = "AdaDelta stopped: reached the iteration limit (" +
+                        std::to_string(options.max_iterations) + ")";
+      break;
+    }
+    // E[g^2] <- rho E[g^2] + (1-rho) g^2;  dx = sqrt(E[dx^2]+eps) / sqrt(E[g^2]+eps) * g;
+    // theta <- theta - dx;  E[dx^2] <- rho E[dx^2] + (1-rho) dx^2.
+    const Eigen::ArrayXd g = gradient.array();
+    mean_squared_gradient = rho * mean_squared_gradient + (1.0 - rho) * g.square();
+    const Eigen::ArrayXd step =
+        (mean_squared_step + eps).sqrt() / (mean_squared_gradient + eps).sqrt() * g;
+    theta -= step.matrix();
+    mean_squared_step = rho * mean_squared_step + (1.0 - rho) * step.square();
+
+    value = tracked.evaluate(theta, gradient);
+    ++iteration;
+    if (options.progress) options.progress(iteration, value, gradient.norm());
+    if (!std::isfinite(value) || !gradient.allFinite()) {
+      summary.message = "AdaDelta stopped: the objective became non-finite";
+      break;
+    }
+
+    // Stop tests of the reference code: the average change per iteration over the last <= 10
+    // iterations, |v_{t-w} - v_t| / w, relative to |v_t|; or a step that no longer moves theta.
+    // In absolute value: an objective that keeps rising is not "converged".
+    recent_values.push_back(value);
+    if (recent_values.size() > kValueWindow + 1) recent_values.pop_front();
+    const double window = static_cast<double>(recent_values.size() - 1);
+    const double average_change = std::abs(recent_values.front() - value) / window /
+                                  std::max(std::abs(value), std::numeric_limits<double>::min());
+    if (recent_values.size() >= kMinValuesBeforeValueTest &&
+        average_change < options.adadelta_value_tolerance) {
+      summary.converged = true;
+      summary.message = "AdaDelta converged: average relative change below tolerance";
+      break;
+    }
+    if (step.matrix().norm() < options.adadelta_step_tolerance * std::max(1.0, theta.norm())) {
+      summary.converged = true;
+      summary.message = "AdaDelta converged: step norm below tolerance";
+      break;
+    }
+  }
+  summary.iterations = iteration;
+}
+
+// ---- Cutting planes with an exact regularizer (BMRM, Teo et al. 2010) ----
+//
+// f(theta) = lambda/2 ||theta||^2 + R(theta). With cuts R >= a_j . theta + b_j, the master
+//     min_theta lambda/2 ||theta||^2 + max_j (a_j . theta + b_j)
+//   = max_{alpha in simplex} sum_j alpha_j b_j - 1/(2 lambda) ||sum_j alpha_j a_j||^2,
+// theta = -(1/lambda) sum_j alpha_j a_j; the master value bounds min f from below.
+void run_cutting_plane(TrackedObjective& tracked, const OptimizerOptions& options,
+                       OptimizerSummary& summary) {
+  const double lambda = options.regularization;
+  const Eigen::Index d = tracked.best_theta.size();
+  std::vector<Eigen::VectorXd> slopes;  // a_j
+  std::vector<double> offsets;          // b_j
+  std::vector<int> idle;                // master solves since alpha_j was last > 0
+  Eigen::MatrixXd H(0, 0);              // H_ij = a_i . a_j / lambda
+  Eigen::VectorXd alpha;
+  Eigen::VectorXd theta = tracked.best_theta;
+  Eigen::VectorXd gradient = tracked.best_gradient;
+  double value = tracked.best_value;
+  double lower = -std::numeric_limits<double>::infinity();
+  int iteration = 0;
+  for (;;) {
+    // The cut of R at theta.
+    const Eigen::VectorXd a = gradient - lambda * theta;
+    const double r = value - 0.5 * lambda * theta.squaredNorm();
+    const Eigen::Index m = static_cast<Eigen::Index>(slopes.size());
+    H.conservativeResize(m + 1, m + 1);
+    for (Eigen::Index j = 0; j < m; ++j) H(j, m) = H(m, j) = slopes[static_cast<std::size_t>(j)].dot(a) / lambda;
+    H(m, m) = a.squaredNorm() / lambda;
+    slopes.push_back(a);
+    offsets.push_back(r - a.dot(theta));
+    idle.push_back(0);
+    alpha.conservativeResize(m + 1);
+    alpha[m] = m == 0 ? 1.0 : 0.0;
+    // Master: minimize 1/2 alpha^T H alpha - b^T alpha over the simplex.
+    const Eigen::VectorXd c = -Eigen::Map<const Eigen::VectorXd>(offsets.data(), m + 1);
+    solve_simplex_qp(H, c, alpha);
+    lower = std::max(lower, -(0.5 * alpha.dot(H * alpha) + c.dot(alpha)));
+    summary.lower_bound = lower;
+    const double gap = tracked.best_value - lower;
+    if (gap <= options.cutting_plane_tolerance * std::max(1.0, std::abs(tracked.best_value))) {
+      summary.converged = true;
+      summary.message = "cutting plane converged: objective certified within " + std::to_string(gap);
+      break;
+    }
+    if (iteration == options.max_iterations) {
+      summary.message = "cutting plane stopped: reached the iteration limit (" +
+                        std::to_string(options.max_iterations) + "), certified gap " + std::to_string(gap);
+      break;
+    }
+    theta = Eigen::VectorXd::Zero(d);
+    for (std::size_t j = 0; j < slopes.size(); ++j) theta -= alpha[static_cast<Eigen::Index>(j)] * slopes[j];
+    theta /= lambda;
+    // Drop cuts idle for too long (never the newest).
+    std::vector<Eigen::Index> keep;
+    for (std::size_t j = 0; j < slopes.size(); ++j) {
+      idle[j] = alpha[static_cast<Eigen::Index>(j)] > 0.0 ? 0 : idle[j] + 1;
+      if (idle[j] < options.cut_idle_limit || j + 1 == slopes.size()) keep.push_back(static_cast<Eigen::Index>(j));
+    }
+    if (keep.size() < slopes.size()) {
+      std::vector<Eigen::VectorXd> kept_slopes;
+      std::vector<double> kept_offsets;
+      std::vector<int> kept_idle;
+      Eigen::MatrixXd kept_H(static_cast<Eigen::Index>(keep.size()), static_cast<Eigen::Index>(keep.size()));
+      Eigen::VectorXd kept_alpha(static_cast<Eigen::Index>(keep.size()));
+      for (std::size_t x = 0; x < keep.size(); ++x) {
+        kept_slopes.push_back(slopes[static_cast<std::size_t>(keep[x])]);
+        kept_offsets.push_back(offsets[static_cast<std::size_t>(keep[x])]);
+        kept_idle.push_back(idle[static_cast<std::size_t>(keep[x])]);
+        kept_alpha[static_cast<Eigen::Index>(x)] = alpha[keep[x]];
+        for (std::size_t y = 0; y < keep.size(); ++y)
+          kept_H(static_cast<Eigen::Index>(x), static_cast<Eigen::Index>(y)) = H(keep[x], keep[y]);
+      }
+      slopes = std::move(kept_slopes);
+      offsets = std::move(kept_offsets);
+      idle = std::move(kept_idle);
+      H = std::move(kept_H);
+      alpha = kept_alpha / kept_alpha.sum();
+    }
+    value = tracked.evaluate(theta, gradient);
+    ++iteration;
+    if (options.progress) options.progress(iteration, tracked.best_value, gap);
+    if (!std::isfinite(value) || !gradient.allFinite()) {
+      summary.message = "cutting plane stopped: the objective became non-finite";
+      break;
+    }
+  }
+  summary.iterations = iteration;
+}
+
+}  // namespace
+
+OptimizerSummary minimize(Objective& objective, Eigen::VectorXd& theta,
+                          const OptimizerOptions& options) {
+  const auto start_time = std::chrono::steady_clock::now();
+  validate(options);
+
+  TrackedObjective tracked(objective);
+  Eigen::VectorXd gradient(theta.size());
+  const double initial_value = tracked.evaluate(theta, gradient);
+  if (!std::isfinite(initial_value) || !gradient.allFinite()) {
+    throw Error("objective is not finite at the starting point");
+  }
+
+  OptimizerSummary summary;
+  summary.initial_value = initial_value;
+  if (theta.size() == 0) {
+    summary.converged = true;
+    summary.message = "nothing to optimize: no variables";
+  } else if (options.kind == OptimizerKind::lbfgs) {
+    run_lbfgs(tracked, options, summary);
+  } else if (options.kind == OptimizerKind::adadelta) {
+    run_adadelta(tracked, options, summary);
+  } else {
+    run_cutting_plane(tracked, options, summary);
+  }
+
+  theta = tracked.best_theta;
+  summary.evaluations = tracked.evaluations;
+  summary.final_value = tracked.best_value;
+  summary.gradient_norm = tracked.best_gradient.norm();
+  summary.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
+  return summary;
+}
+
+}  // namespace mpg

@@ -1,0 +1,79 @@
+// The F1 game of one file (thesis Eq. 3.11/3.12) solved over marginals instead of pure actions,
+// with an exact certificate for the full game. An alternative to the double oracle for F1
+// games whose predictor mixes many examples (bench/README, "A solver over marginals").
+//
+// A mixed strategy is represented by its size distribution r_k and marginals
+// p_ik = P(y_i = 1, |y| = k); the expected payoff is bilinear in them. Each round solves the game
+// restricted to a few action sizes per player as one LP, each size with a window of free
+// entries grown by pricing, then computes both players' best responses over all actions of the
+// full game. Their values bound the game value from both sides; the run stops when the gap
+// between the bounds is at most the tolerance.
+#pragma once
+
+#include <Eigen/Dense>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "lib/game/binary_action.hpp"
+
+namespace mpg {
+
+struct MarginalSolverSummary;
+
+struct MarginalSolverOptions {
+  double tolerance = 1e-6;   // stop when upper - lower <= tolerance
+  double max_seconds = 0.0;  // 0 = no cap; the LP is stopped inside when the time runs out
+  int max_rounds = 0;        // 0 = no cap (a deterministic cap, unlike max_seconds)
+  long window = 64;          // a new action size k starts with the ranks [k - W, k + W) free
+  int sizes_per_round = 1;   // best-response sizes added (or widened) per player and round
+  int drop_after = 5;        // a size leaves the LP after this many rounds with zero weight
+  // The bounds may come from mixes of each player's strategies of the last this many rounds
+  // (0 or 1: from each round's own strategies only). Costs O(n) memory per round kept.
+  int mixed_rounds = 12;
+  // The adversary also best-responds to the predictor strategy that guarantees `lower` when
+  // that is a mix of past rounds (as the double oracle's smoothing does).
+  bool respond_to_mix = true;
+  // Called after every round with the summary so far; empty = not called.
+  std::function<void(const MarginalSolverSummary&)> progress;
+};
+
+enum class MarginalSolverStatus { converged, time_limit, round_limit, stalled };
+std::string to_string(MarginalSolverStatus status);
+
+struct MarginalSolverSummary {
+  MarginalSolverStatus status = MarginalSolverStatus::stalled;
+  bool converged() const { return status == MarginalSolverStatus::converged; }
+  int rounds = 0;
+  // The game value lies in [lower, upper]: lower is what the best predictor strategy found
+  // guarantees, upper what the best adversary strategy found concedes.
+  double lower = 0.0, upper = 0.0, gap = 0.0;
+  double seconds = 0.0;
+  double lp_seconds = 0.0;  // in the restricted games: building, simplex and pricing passes
+  int lp_rows = 0;                  // of the last restricted game
+  int pricing_passes = 0;           // LP solves of the last round (one per pricing pass)
+  std::size_t predictor_sizes = 0;  // action sizes with positive weight in the last LP
+  std::size_t adversary_sizes = 0;
+  long region_first = 0, region_end = 0;  // psi-ranks outside which every layout agrees
+  std::size_t mixed_strategies = 0;  // rounds whose predictor strategies the one guaranteeing `lower` mixes
+};
+
+struct MarginalSolution {
+  MarginalSolverSummary summary;
+  // Of the predictor strategy that guarantees `lower`:
+  Eigen::VectorXd marginals;  // P(y_hat_i = 1) per example (input order)
+  // The pure action with the largest probability a mix with these marginals can give it: for
+  // size k with conditional marginals x = p_k / r_k, the top k by x, with probability
+  // r_k min(x_(k), 1 - x_(k+1)) (j-th largest); the largest over k and the empty action.
+  BinaryAction likeliest_action;  // example indices, ascending
+  double likeliest_probability = 0.0;
+  // E[F1(Y_hat, labels)] under that strategy (labels 0/1 per example, input order).
+  std::function<double(const std::vector<int>& labels)> expected_f1;
+};
+
+// Solves the F1 game with potentials psi_i (payoff F1(y_hat, y_check) - psi . y_check). Throws
+// mpg::Error for fewer than 2 examples, non-finite potentials or impossible options.
+MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi,
+                                         const MarginalSolverOptions& options = {});
+
+}  // namespace mpg

@@ -1,0 +1,161 @@
+// MPG for binary multivariate metrics (F1, precision@k): the whole data file is one game over
+// its n examples with Phi(x, y) = sum_i y_i x_i (x_i with an appended bias feature), so
+// psi_i = theta . x_i. Learning minimizes the negated dual of thesis Eq. 3.9,
+//     f(theta) = -theta . Phi(x, y_gold) - v(theta) + lambda/2 ||theta||^2,
+//     grad f   = E_{Q*}[Phi(x, Y_check)] - Phi(x, y_gold) + lambda theta          (Eq. 3.10)
+// where v(theta) is the game value and Q* the adversary's equilibrium strategy.
+#pragma once
+
+#include <Eigen/SparseCore>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lib/game/double_oracle.hpp"
+#include "lib/metrics/binary_game.hpp"
+#include "lib/metrics/precision_at_k.hpp"
+#include "lib/learn/optimizer.hpp"
+
+namespace mpg {
+
+using SparseRowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+
+// One binary data file: features (bias column last) and 0/1 labels.
+struct BinaryProblem {
+  std::string path;
+  SparseRowMatrix features;  // n x (d + 1)
+  std::vector<int> labels;   // 1 = positive
+  std::size_t positives() const;
+};
+
+// Reads a LIBSVM file; label == positive_label is 1, every other label 0. At least
+// min_features feature columns (before the bias). Throws mpg::InputError.
+BinaryProblem load_binary_problem(const std::string& path, double positive_label,
+                                  long min_features = 0, double bias = 1.0);
+
+enum class BinaryMetric { f1, precision_at_k };
+BinaryMetric parse_binary_metric(const std::string& name);  // "f1" | "precision_at_k"
+std::string to_string(BinaryMetric metric);
+
+struct MetricSettings {
+  BinaryMetric metric = BinaryMetric::f1;
+  // P@k: k = floor(k_fraction * positives of the file being played), unless k is given.
+  double k_fraction = 0.5;
+  std::optional<std::size_t> k;
+  AdversaryRestriction restriction = AdversaryRestriction::unrestricted;
+};
+
+// k of a P@k game over `labels`; throws mpg::Error if it is < 1 or > n.
+std::size_t precision_k(const MetricSettings& settings, const std::vector<int>& labels);
+
+// The game of one file for given potentials.
+// Phi(x, y) = sum_{i in y} x_i (bias included: it is the last column of x).
+Eigen::VectorXd features_of(const SparseRowMatrix& x, const BinaryAction& action);
+
+// P@k with the unrestricted adversary has a closed-form equilibrium (solve_precision_at_k_game);
+// training and prediction use it instead of the double oracle.
+bool has_closed_form(const MetricSettings& settings);
+
+std::unique_ptr<BinaryGame> make_binary_game(const MetricSettings& settings,
+                                             std::vector<double> potentials,
+                                             const std::vector<int>& labels);
+
+// f(theta) and its gradient for one training file (see the header comment).
+class BinaryMpgObjective : public Objective {
+ public:
+  BinaryMpgObjective(const BinaryProblem& problem, MetricSettings settings, double lambda,
+                     DoubleOracleOptions game_options);
+
+  double evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) override;
+
+  const Eigen::VectorXd& gold_features() const { return gold_features_; }
+
+  // Statistics over all games solved so far.
+  int games() const { return games_; }
+  long game_iterations() const { return game_iterations_; }
+  int unconverged_games() const { return unconverged_games_; }
+  double max_gap() const { return max_gap_; }
+  double game_seconds() const { return game_seconds_; }
+
+ private:
+  const BinaryProblem& problem_;
+  MetricSettings settings_;
+  double lambda_;
+  DoubleOracleOptions game_options_;
+  BinaryAction gold_;
+  Eigen::VectorXd gold_features_;  // Phi(x, y_gold)
+  // The previous equilibrium's supports seed the next game (theta moves little between calls).
+  std::vector<BinaryAction> warm_predictor_;
+  std::vector<BinaryAction> warm_adversary_;
+  int games_ = 0;
+  long game_iterations_ = 0;
+  int unconverged_games_ = 0;
+  double max_gap_ = 0.0;
+  double game_seconds_ = 0.0;
+};
+
+struct BinaryModel {
+  MetricSettings settings;
+  double lambda = 0.0;
+  double bias = 1.0;
+  double positive_label = 1.0;
+  long feature_count = 0;  // d, without the bias
+  Eigen::VectorXd theta;   // d + 1 weights, bias last
+
+  // A learned model: theta holds d + 1 weights, the bias last.
+  static BinaryModel trained(const MetricSettings& settings, double lambda, Eigen::VectorXd theta);
+
+  nlohmann::json to_json() const;
+  static BinaryModel from_json(const nlohmann::json& json, const std::string& source);
+  // Reads a model file written by `mpg train`; throws mpg::InputError naming the file.
+  static BinaryModel read(const std::string& path);
+  // theta laid out for a file with `features` columns before the bias: the first d weights,
+  // zeros for columns the training file did not have, the bias weight last.
+  Eigen::VectorXd aligned_theta(long features) const;
+};
+
+struct TrainSummary {
+  OptimizerSummary optimizer;
+  int games = 0;
+  long game_iterations = 0;
+  int unconverged_games = 0;
+  double max_gap = 0.0;
+  double game_seconds = 0.0;
+};
+
+// Where the optimizer starts. At theta = 0 every potential is equal, the most symmetric game:
+// the F1 equilibrium then mixes over all n singletons (value 2/(n+3), digest §2.3), which no
+// double oracle solves quickly for large n. The objective is convex, so the start changes only
+// the path: by default it is the unit step along Phi(x, y_gold), the steepest-descent direction
+// of f at 0 up to the O(1/n) term E_Q*[Phi].
+enum class TrainStart { gold_direction, zero };
+TrainStart parse_train_start(const std::string& name);  // "gold_direction" | "zero"
+std::string to_string(TrainStart start);
+
+struct TrainOptions {
+  double lambda = 0.0;
+  TrainStart start = TrainStart::gold_direction;
+  OptimizerOptions optimizer;
+  DoubleOracleOptions game;
+};
+
+BinaryModel train_binary_mpg(const BinaryProblem& problem, const MetricSettings& settings,
+                             const TrainOptions& options, TrainSummary* summary = nullptr);
+
+struct BinaryPrediction {
+  BinaryAction action;           // the predictor's most probable pure action
+  double probability = 0.0;      // its probability in the equilibrium strategy
+  Eigen::VectorXd marginals;     // P(Y_hat_i = 1) under the equilibrium strategy
+  double score = 0.0;            // metric of `action` against the gold labels
+  double expected_score = 0.0;   // E_{P*}[metric(Y_hat, y_gold)]
+  std::size_t k = 0;             // P@k only
+  DoubleOracleSummary game;
+};
+
+// Plays the test file's game with the learned theta (no gold in the seed sets).
+BinaryPrediction predict_binary_mpg(const BinaryModel& model, const BinaryProblem& problem,
+                                    const DoubleOracleOptions& game_options = {});
+
+}  // namespace mpg

@@ -1,0 +1,116 @@
+// MPG for ranking with DCG (thesis §4.2.4, §5.3): one DCG game per query. The adversary's
+// features are one block per relevance level s = 1..L-1,
+//     Phi(x, y) = sum_j [y_j = s] phi(x_j)  (block s),   phi(x_j) = (x_j, 1),
+// so psi_j(s) = theta_s . phi(x_j) and psi_j(0) = 0 (level 0 is the reference: adding a common
+// vector to every theta_s, level 0 included, changes no game, so fixing theta_0 = 0 loses
+// nothing). Learning minimizes the negated dual (thesis Eqs. 3.9-3.10), averaged over queries:
+//     f(theta) = (1/|Q|) sum_q [ -theta . Phi_q(gold) - v_q(theta) ] + lambda/2 ||theta||^2
+//     grad f   = (1/|Q|) sum_q [ E_{Q*_q}[Phi_q(Y)] - Phi_q(gold) ] + lambda theta
+// with v_q the value of query q's game and Q*_q its adversary equilibrium. The games of the
+// queries are solved in parallel (TBB) and summed in query order, so results do not depend on
+// the thread count.
+#pragma once
+
+#include <Eigen/Dense>
+#include <string>
+#include <vector>
+
+#include "lib/game/double_oracle.hpp"
+#include "lib/metrics/dcg.hpp"
+#include "lib/learn/optimizer.hpp"
+
+namespace mpg {
+
+// A query for learning: documents' features (n x d, no bias) and relevance labels.
+struct RankingQuery {
+  Eigen::MatrixXd features;
+  std::vector<int> relevance;
+};
+
+struct RankingMpgModel {
+  int levels = 3;                       // L: relevance levels 0..L-1
+  DcgDiscount discount = DcgDiscount::letor;
+  Eigen::MatrixXd theta;                // (d + 1) x (L - 1): column s - 1 = theta_s, bias last
+  // psi_j(s) for every document: n x L, column 0 zero.
+  Eigen::MatrixXd potentials(const Eigen::MatrixXd& features) const;
+};
+
+// How each query's game is solved: the polymatroid greedy over expected discounts (exact, no LP;
+// default), the compact LP (exact), or the generic double oracle over permutations and labelings
+// (the reference; slow on queries of ~100 documents).
+enum class DcgGameSolver { greedy, lp, double_oracle };
+DcgGameSolver parse_dcg_game_solver(const std::string& name);  // "greedy" | "lp" | "double_oracle"
+
+// One solved query game: value, the adversary's level marginals (n x L) and the predictor's
+// strategy, whichever solver ran.
+struct QueryGameResult {
+  double value = 0.0;
+  Eigen::MatrixXd adversary_marginals;
+  MixedStrategy<std::vector<int>> predictor;  // most probable first for the LP solver
+  double gap = 0.0;
+  bool converged = true;
+  double seconds = 0.0;
+  int iterations = 0;  // double oracle only
+};
+QueryGameResult solve_query_game(const DcgGame& game, DcgGameSolver solver, const DoubleOracleOptions& options,
+                                 const std::vector<std::vector<int>>& warm_predictor = {},
+                                 const std::vector<std::vector<int>>& warm_adversary = {},
+                                 MixedStrategy<std::vector<int>>* adversary = nullptr,
+                                 bool predictor_strategy = true);
+
+struct RankingMpgOptions {
+  DcgGameSolver solver = DcgGameSolver::greedy;
+  double lambda = 1e-2;
+  int levels = 3;
+  DcgDiscount discount = DcgDiscount::letor;
+  OptimizerOptions optimizer;
+  DoubleOracleOptions game;
+  double max_seconds = 0.0;   // training cap (0 = none): the optimizer stops at the next evaluation
+};
+
+struct RankingMpgSummary {
+  OptimizerSummary optimizer;
+  long games = 0;
+  long unconverged_games = 0;
+  double max_gap = 0.0;
+  double game_seconds = 0.0;   // summed over games (CPU time across threads)
+  bool time_limit = false;
+};
+
+class RankingMpgObjective : public Objective {
+ public:
+  RankingMpgObjective(const std::vector<RankingQuery>& queries, const RankingMpgOptions& options);
+  double evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) override;
+  Eigen::Index dimension() const { return static_cast<Eigen::Index>((features_ + 1) * (options_.levels - 1)); }
+  const RankingMpgSummary& summary() const { return summary_; }
+
+ private:
+  const std::vector<RankingQuery>& queries_;
+  RankingMpgOptions options_;
+  long features_ = 0;
+  std::vector<Eigen::MatrixXd> augmented_;   // (x_j, 1) per query
+  Eigen::VectorXd gold_features_;            // (1/|Q|) sum_q Phi_q(gold), blocks by level
+  // Previous equilibrium supports per query: seeds of the next solve (theta moves little).
+  std::vector<std::vector<std::vector<int>>> warm_predictor_, warm_adversary_;
+  RankingMpgSummary summary_;
+};
+
+RankingMpgModel train_ranking_mpg(const std::vector<RankingQuery>& queries, const RankingMpgOptions& options,
+                                  RankingMpgSummary* summary = nullptr);
+
+// The test-time decision (thesis §2.7): the predictor's most probable permutation of the
+// query's game with the learned potentials.
+// `order` is the thesis' rule. `expected_gain_order` is a second, deterministic summary of the
+// same equilibrium reported beside it: documents by E_Q*[2^Y_j - 1] (the predictor's best
+// response to the adversary's equilibrium marginals), ties by the top level's potential
+// psi_j(L-1), then file order.
+struct RankingMpgPrediction {
+  Ranking order;
+  Ranking expected_gain_order;
+  QueryGameResult game;
+};
+RankingMpgPrediction predict_ranking_mpg(const RankingMpgModel& model, const Eigen::MatrixXd& features,
+                                         DcgGameSolver solver = DcgGameSolver::greedy,
+                                         const DoubleOracleOptions& game_options = {});
+
+}  // namespace mpg
