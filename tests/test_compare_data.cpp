@@ -14,6 +14,7 @@
 #include "lib/data/chess_games.hpp"
 #include "lib/data/sushi.hpp"
 #include "lib/harness/experiment.hpp"
+#include "lib/models/chess_features.hpp"
 #include "lib/models/ratings.hpp"
 #include "tests/temp_dir.hpp"
 
@@ -151,6 +152,47 @@ TEST_CASE("Glicko reproduces Glickman's (1999) worked example", "[compare_data]"
   CHECK(idle.deviation(1) > 50.0);
 }
 
+TEST_CASE("chess yearly splits: month-start features, filters, order independence", "[compare_data]") {
+  // Players 1-3 meet every month; player 9 appears once in month 6. Year = 6 months, train = 2.
+  std::vector<mpg::ChessGame> games;
+  for (int month = 1; month <= 12; ++month) {
+    games.push_back({month, 1, 2, 1.0});
+    games.push_back({month, 2, 3, 0.5});
+    games.push_back({month, 3, 1, month % 2 ? 0.0 : 0.5});
+  }
+  games.push_back({6, 9, 1, 1.0});
+  mpg::ChessYearOptions options;
+  options.months_per_year = 6;
+  options.train_months = 2;
+  options.min_games = 4;
+  const auto years = mpg::chess_year_splits(games, 2, options);
+  REQUIRE(years.size() == 2);
+  // Year 0: month 1 games are everyone's first game (dropped); month 2 trains; months 3-6 test,
+  // where player 9 (1 game) is filtered out.
+  CHECK(years[0].train.size() == 3);
+  CHECK(years[0].test.size() == 12);
+  CHECK(years[0].games_before_filter == 19);
+  CHECK(years[1].train.size() == 6);
+  const mpg::PairData& train = years[0].train;
+  // First pair of month 2: white 1 vs black 2 after one month in which 1 beat 2 and won vs 3.
+  CHECK(train.labels[0] == -1);
+  CHECK(train.first(0, 5) == 2.0);   // games of player 1 so far
+  CHECK(train.first(0, 6) == 2.0);   // wins
+  CHECK(train.first(0, 11) == 1.0);  // net score against player 2
+  CHECK(train.second(0, 11) == -1.0);
+  CHECK(train.first(0, 14) == 1.0);  // white moves first
+  CHECK(train.second(0, 14) == 0.0);
+  CHECK(train.first(0, 0) > 1200.0);
+  CHECK(years[0].train_elo[0] < 0.0);  // black (2) is rated below white (1)
+  // The order of the games in the input does not matter.
+  std::vector<mpg::ChessGame> reversed(games.rbegin(), games.rend());
+  const auto again = mpg::chess_year_splits(reversed, 2, options);
+  CHECK(again[0].test.first == years[0].test.first);
+  CHECK(again[1].train.second == years[1].train.second);
+  CHECK_THROWS_WITH(mpg::chess_year_splits(games, 3, options), Contains("year 2"));
+  CHECK(mpg::chess_feature_names().size() == 16);
+}
+
 TEST_CASE("shared sushi3 and Kaggle chess files", "[compare_data]") {
   const std::string dir = mpg::harness::data_directory();
   if (!std::filesystem::exists(dir + "/sushi3/sushi3b.5000.10.score.gz")) {
@@ -168,6 +210,14 @@ TEST_CASE("shared sushi3 and Kaggle chess files", "[compare_data]") {
   std::size_t draws = 0;
   for (const auto& g : games) draws += g.score == 0.5;
   CHECK(draws == 28666);
+  // Eight yearly sets (months 1-96) with train and test pairs and both kinds of label.
+  const auto years = mpg::chess_year_splits(games, 8);
+  REQUIRE(years.size() == 8);
+  for (const auto& year : years) {
+    CHECK(year.train.size() > 200);
+    CHECK(year.test.size() > 50);
+    CHECK(year.train.count(0) > 0);
+  }
 }
 
 TEST_CASE("registry entries of the comparison and AUC data verify against the shared files", "[compare_data]") {

@@ -5,6 +5,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/lines.hpp"
 
 namespace mpg {
 
@@ -34,15 +35,8 @@ int chess_label(double white_score) {
 std::vector<ChessGame> read_chess_games(const std::string& path) {
   const std::string text = read_file(path);
   std::vector<ChessGame> games;
-  long line_number = 0;
-  std::size_t position = 0;
-  while (position < text.size()) {
-    auto end = text.find('\n', position);
-    if (end == std::string::npos) end = text.size();
-    const std::string_view line(text.data() + position, end - position);
-    position = end + 1;
-    ++line_number;
-    if (unquoted(line).empty()) continue;
+  for_each_line(text, [&](long line_number, std::string_view line) {
+    if (unquoted(line).empty()) return;
     std::vector<std::string_view> fields;
     std::size_t start = 0;
     for (;;) {
@@ -55,7 +49,7 @@ std::vector<ChessGame> read_chess_games(const std::string& path) {
       throw InputError(path, line_number, "expected 4 comma-separated fields, got " + std::to_string(fields.size()));
     ChessGame game;
     if (!parse_int(fields[0], game.month)) {
-      if (line_number == 1 && games.empty()) continue;  // header
+      if (line_number == 1) return;  // header
       throw InputError(path, line_number, "bad month '" + std::string(fields[0]) + "'");
     }
     if (game.month < 1) throw InputError(path, line_number, "month " + std::to_string(game.month) + " is not >= 1");
@@ -75,7 +69,7 @@ std::vector<ChessGame> read_chess_games(const std::string& path) {
       throw InputError(path, line_number, "bad score '" + std::string(fields[3]) + "' (expected 1, 0.5 or 0)");
     }
     games.push_back(game);
-  }
+  });
   if (games.empty()) throw InputError(path, "no games");
   return games;
 }

@@ -7,6 +7,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/lines.hpp"
 
 namespace mpg {
 
@@ -14,16 +15,9 @@ MultilabelData read_multilabel_csv(const std::string& path, int labels) {
   if (labels < 1) throw Error("read_multilabel_csv: the number of labels must be >= 1");
   const std::string text = read_file(path);
   std::vector<double> values;
-  long columns = -1, rows = 0, line_number = 0;
-  std::size_t position = 0;
-  while (position < text.size()) {
-    auto end = text.find('\n', position);
-    if (end == std::string::npos) end = text.size();
-    std::string_view line(text.data() + position, end - position);
-    position = end + 1;
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+  long columns = -1, rows = 0;
+  for_each_line(text, [&](long line_number, std::string_view line) {
+    if (line.find_first_not_of(" \t") == std::string_view::npos) return;
     long fields = 0;
     std::size_t start = 0;
     for (;;) {
@@ -55,7 +49,7 @@ MultilabelData read_multilabel_csv(const std::string& path, int labels) {
                                                 std::to_string(y) + ", not 0 or 1");
     }
     ++rows;
-  }
+  });
   if (rows == 0) throw InputError(path, "no rows");
   MultilabelData data;
   data.path = path;

@@ -8,6 +8,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/lines.hpp"
 
 namespace mpg {
 
@@ -48,18 +49,11 @@ std::vector<std::string_view> fields_of(std::string_view line, std::string_view 
 std::vector<std::pair<long, std::string>> data_lines(const std::string& path) {
   const std::string text = read_file(path);
   std::vector<std::pair<long, std::string>> out;
-  long number = 0;
-  std::size_t position = 0;
-  while (position < text.size()) {
-    auto end = text.find('\n', position);
-    if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(position, end - position);
-    position = end + 1;
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") == std::string::npos || line[line.find_first_not_of(" \t")] == '#') continue;
-    out.emplace_back(number, std::move(line));
-  }
+  for_each_line(text, [&](long number, std::string_view line) {
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos || line[first] == '#') return;
+    out.emplace_back(number, std::string(line));
+  });
   if (out.empty()) throw InputError(path, "no data lines");
   return out;
 }

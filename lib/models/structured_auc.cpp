@@ -136,6 +136,21 @@ double factored_score(const Eigen::VectorXd& a, const std::vector<int>& order) {
 
 namespace {
 
+// Items by descending key (a_i - c for positives, a_j for negatives); among equal keys the label
+// `first_on_ties` comes first, then the lower item index.
+std::vector<int> order_by_key(const Eigen::VectorXd& a, const std::vector<int>& labels, double c, int first_on_ties) {
+  std::vector<int> order(labels.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto key = [&](int i) { return labels[static_cast<std::size_t>(i)] == 1 ? a(i) - c : a(i); };
+  std::sort(order.begin(), order.end(), [&](int i, int j) {
+    if (key(i) != key(j)) return key(i) > key(j);
+    const int li = labels[static_cast<std::size_t>(i)], lj = labels[static_cast<std::size_t>(j)];
+    if (li != lj) return li == first_on_ties;
+    return i < j;
+  });
+  return order;
+}
+
 void check_scores(const Eigen::VectorXd& a, const std::vector<int>& labels, const char* what) {
   if (static_cast<std::size_t>(a.size()) != labels.size())
     throw Error(std::string(what) + ": " + std::to_string(a.size()) + " scores for " + std::to_string(labels.size()) + " labels");
@@ -145,16 +160,7 @@ void check_scores(const Eigen::VectorXd& a, const std::vector<int>& labels, cons
 
 std::vector<int> loss_augmented_order(const Eigen::VectorXd& a, const std::vector<int>& labels) {
   check_scores(a, labels, "loss_augmented_order");
-  const double c = auc_margin(labels);
-  std::vector<int> order(labels.size());
-  std::iota(order.begin(), order.end(), 0);
-  auto key = [&](int i) { return labels[static_cast<std::size_t>(i)] == 1 ? a(i) - c : a(i); };
-  std::sort(order.begin(), order.end(), [&](int i, int j) {
-    if (key(i) != key(j)) return key(i) > key(j);
-    if (labels[static_cast<std::size_t>(i)] != labels[static_cast<std::size_t>(j)]) return labels[static_cast<std::size_t>(i)] < labels[static_cast<std::size_t>(j)];
-    return i < j;
-  });
-  return order;
+  return order_by_key(a, labels, auc_margin(labels), 0);
 }
 
 std::vector<int> label_consistent_order(const Eigen::VectorXd& a, const std::vector<int>& labels) {
@@ -193,14 +199,7 @@ double pairwise_auc_hinge(const Eigen::VectorXd& a, const std::vector<int>& labe
   // Pair (i, j) is active iff a_j > a_i - c. Sweep all items by key (a_i - c for positives, a_j
   // for negatives) in descending order; at a positive, the active negatives are those seen before
   // it. Ties: a negative with a_j = a_i - c is inactive, so positives come first among equal keys.
-  std::vector<int> order(labels.size());
-  std::iota(order.begin(), order.end(), 0);
-  auto key = [&](int i) { return labels[static_cast<std::size_t>(i)] == 1 ? a(i) - c : a(i); };
-  std::sort(order.begin(), order.end(), [&](int i, int j) {
-    if (key(i) != key(j)) return key(i) > key(j);
-    if (labels[static_cast<std::size_t>(i)] != labels[static_cast<std::size_t>(j)]) return labels[static_cast<std::size_t>(i)] > labels[static_cast<std::size_t>(j)];
-    return i < j;
-  });
+  const std::vector<int> order = order_by_key(a, labels, c, 1);
   if (gradient) *gradient = Eigen::VectorXd::Zero(a.size());
   double total = 0.0, negatives_sum = 0.0;
   std::size_t negatives_seen = 0;
