@@ -79,7 +79,7 @@ TEST_CASE("AUC loss and its reconstructed generalizations on a hand case", "[str
   CHECK(mpg::auc_margin(labels) == Approx(1.0 / 6.0));
   CHECK(mpg::auc_loss(order, labels) == Approx(0.5));
   CHECK(mpg::binned_auc(order, labels, 1) == Approx(0.5));
-  CHECK(mpg::binned_auc(order, labels, 2) == Approx(1.0 - 2.0 / 6.0));  // (0,1) in one bin
+  CHECK(mpg::binned_auc(order, labels, 2) == Approx(1.0 - 1.0 / 6.0));  // (0,1) and (2,3) share a bin
   CHECK(mpg::binned_auc(order, labels, 5) == Approx(1.0));
   CHECK(mpg::auc_at_k(order, labels, 1) == Approx(1.0 - 2.0 / 6.0));    // only negative 0 counts
   CHECK(mpg::auc_at_k(order, labels, 5) == Approx(0.5));

@@ -328,11 +328,11 @@ TEST_CASE("LP (7): infeasible when not separable, unbounded without equality pai
   mpg::PairData pairs;
   pairs.first = Eigen::MatrixXd::Zero(2, 1);
   pairs.second = Eigen::MatrixXd(2, 1);
-  pairs.second << 1.0, 1.0;
-  pairs.labels = {0, 1};  // the same difference can't be both
+  pairs.second << 1.0, 0.5;
+  pairs.labels = {0, 1};  // |w| <= 1 - mu and w / 2 >= 1 + mu: no w with mu >= 0
   CHECK(mpg::solve_hard_margin_comparison_lp(pairs).status == mpg::LpStatus::infeasible);
   CHECK(mpg::solve_hard_margin_comparison_lp(pairs, false).status == mpg::LpStatus::optimal);
-  CHECK(mpg::solve_hard_margin_comparison_lp(pairs, false).margin < 0.0);
+  CHECK(mpg::solve_hard_margin_comparison_lp(pairs, false).margin == Approx(-1.0 / 3.0));  // w = 4/3
   pairs.labels = {1, 1};
   CHECK(mpg::solve_hard_margin_comparison_lp(pairs).status == mpg::LpStatus::unbounded);
 }

@@ -1,6 +1,7 @@
 // The compact LP relaxation (6) of the AUC supplement and the unimodularity check of (7).
 #include <glpk.h>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -64,8 +65,9 @@ RankingLpResult solve_ranking_lp(const RankingPotentials& potentials) {
       glp_set_obj_coef(lp.get(), tau(k, f), t[3] - t[2] - t[1] + t[0]);
     }
   }
-  std::vector<int> index(static_cast<std::size_t>(n) + 1);
-  std::vector<double> value(static_cast<std::size_t>(n) + 1);
+  // GLPK's 1-based row buffers: a row has up to max(n, 3) entries.
+  std::vector<int> index(static_cast<std::size_t>(std::max(n, 3)) + 1);
+  std::vector<double> value(index.size());
   auto add_row = [&](int length, int type, double low, double high) {
     const int row = glp_add_rows(lp.get(), 1);
     glp_set_mat_row(lp.get(), row, length, index.data(), value.data());
