@@ -167,15 +167,30 @@ TEST_CASE("the fully factored trainer reaches a certified optimum and ranks posi
   }
   examples.push_back({Eigen::MatrixXd::Ones(2, 3), {1, 1}});  // one class: skipped
   mpg::FactoredAucOptions options;
-  options.lambda = 1e-2;
+  options.lambda = 1.0;
+  options.optimizer.cutting_plane_tolerance = 1e-6;
   mpg::FactoredAucSummary summary;
   const Eigen::VectorXd w = mpg::train_factored_auc(examples, options, &summary);
   CHECK(summary.examples_used == 12);
   CHECK(summary.examples_skipped == 1);
-  CHECK(summary.optimizer.converged);
-  CHECK(summary.optimizer.final_value - summary.optimizer.lower_bound <= 1e-4 * std::max(1.0, summary.optimizer.final_value));
+  CHECK(summary.converged);
+  CHECK(summary.primal - summary.lower_bound <= 1e-6 * std::max(1.0, summary.primal));
+  CHECK(summary.pairs > 12 * 14);
   CHECK(mpg::mean_example_auc(examples, w) > 0.9);
   CHECK(mpg::mean_example_auc(examples, Eigen::Vector3d::Zero()) == Approx(0.5));
+  // The certified value is not above the objective at a perturbed w.
+  auto objective = [&](const Eigen::VectorXd& v) {
+    double value = 0.5 * options.lambda * v.squaredNorm();
+    for (std::size_t m = 0; m < 12; ++m) value += mpg::pairwise_auc_hinge(examples[m].features * v, examples[m].labels) / 12.0;
+    return value;
+  };
+  CHECK(objective(w) == Approx(summary.primal).epsilon(1e-12));
+  for (int j = 0; j < 3; ++j) {
+    Eigen::VectorXd step = Eigen::VectorXd::Zero(3);
+    step(j) = 1e-3 * std::max(1.0, w.norm());
+    CHECK(objective(w + step) >= summary.lower_bound);
+    CHECK(objective(w - step) >= summary.lower_bound);
+  }
   CHECK_THROWS_WITH(mpg::train_factored_auc({examples.back()}, options), Contains("no example has both"));
 }
 

@@ -182,6 +182,7 @@ TEST_CASE("SVMcompare: dual feasibility, zero duality gap, antisymmetric predict
   CHECK(summary.beta < 0.0);
   CHECK(summary.flipped_pairs == train.size() + train.count(0));
   CHECK(summary.max_kkt_violation < 1e-6);
+  CHECK(summary.converged);
   // 0 <= v <= C, sum v y~ = 0.
   const mpg::FlippedPairs f = mpg::flip_pairs(model.standardizer.apply(train));
   double balance = 0.0;

@@ -1,6 +1,7 @@
 #include "lib/models/structured_auc.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 
 #include "lib/base/error.hpp"
@@ -262,6 +263,7 @@ bool has_both_classes(const std::vector<int>& labels) {
 
 Eigen::VectorXd train_factored_auc(const std::vector<AucExample>& examples, const FactoredAucOptions& options,
                                    FactoredAucSummary* summary) {
+  const auto start = std::chrono::steady_clock::now();
   if (!(options.lambda > 0.0)) throw Error("train_factored_auc: lambda = " + std::to_string(options.lambda) + " must be > 0");
   std::vector<const AucExample*> used;
   long d = -1;
@@ -282,11 +284,20 @@ Eigen::VectorXd train_factored_auc(const std::vector<AucExample>& examples, cons
   }
   if (used.empty()) throw Error("train_factored_auc: no example has both positive and negative items");
   result.examples_used = used.size();
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(d);
   FactoredAucObjective objective(used, options.lambda);
   OptimizerOptions optimizer = options.optimizer;
   if (optimizer.kind == OptimizerKind::cutting_plane) optimizer.regularization = options.lambda;
-  Eigen::VectorXd w = Eigen::VectorXd::Zero(d);
-  result.optimizer = minimize(objective, w, optimizer);
+  const OptimizerSummary s = minimize(objective, w, optimizer);
+  result.converged = s.converged;
+  result.iterations = s.iterations;
+  result.primal = s.final_value;
+  result.lower_bound = s.lower_bound;
+  result.message = s.message;
+  for (const AucExample* e : used)
+    result.pairs += static_cast<std::size_t>(std::count(e->labels.begin(), e->labels.end(), 1)) *
+                    static_cast<std::size_t>(std::count(e->labels.begin(), e->labels.end(), 0));
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (summary) *summary = result;
   return w;
 }

@@ -213,7 +213,6 @@ ComparisonModel train_svm_compare(const PairData& training, const SvmCompareOpti
   const double beta = -sign * trained->rho[0];
 
   SvmCompareSummary result;
-  result.converged = true;
   result.beta = beta;
   result.flipped_pairs = static_cast<std::size_t>(m);
   result.support_vectors = static_cast<std::size_t>(support);
@@ -235,6 +234,9 @@ ComparisonModel train_svm_compare(const PairData& training, const SvmCompareOpti
     if ((y < 0 && below_cap) || (y > 0 && above_zero)) low = std::min(low, minus_y_gradient);
   }
   result.max_kkt_violation = std::max(0.0, up - low);
+  // libsvm stops when this violation is below eps, or silently after its iteration cap (it then
+  // only prints a warning on stderr): the violation tells which.
+  result.converged = result.max_kkt_violation <= options.tolerance * (1.0 + 1e-6);
 
   // r(x) = sum_i y~_i v_i [k(x~'_i, x) - k(x~_i, x)] / (-beta), Eqs. (13) and (19).
   if (result.usable) {

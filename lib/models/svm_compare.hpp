@@ -80,7 +80,8 @@ struct SvmCompareOptions {
 // How training ended. `usable` is false when beta >= 0: then -u/beta is not a ranking function
 // (Lemma 3.1 needs beta < 0) and the model must not be used; a grid search skips such cells.
 struct SvmCompareSummary {
-  bool converged = false;          // libsvm returned a solution (it has no iteration cap we set)
+  bool converged = false;          // the dual optimality violation is <= tolerance (libsvm may stop
+                                   // at its internal iteration cap instead, warning on stderr)
   bool usable = false;             // beta < 0
   std::string status;              // "ok" | "nonnegative_bias"
   double beta = 0.0;               // bias of f(x) = beta + u . (Phi(x~') - Phi(x~)), = -rho of libsvm
