@@ -47,4 +47,21 @@ struct SvmRankSummary {
 ComparisonModel train_svm_rank(const PairData& training, const SvmRankOptions& options,
                                SvmRankSummary* summary = nullptr);
 
+// The part that does not depend on C (standardizer, oriented ranking pairs, their kernel), shared
+// by the fits of a grid over C.
+struct SvmRankProblem {
+  SvmRankVariant variant = SvmRankVariant::rank;
+  PairStandardizer standardizer;
+  Kernel kernel;
+  PairData training;                  // as given (tau-hat is fit on it)
+  Eigen::MatrixXd worse, better;      // standardized ranking pairs: r(better) - r(worse) >= 1 - xi
+  std::vector<double> cost_multiple;  // C_k / C: 1, or 2 for rank2's doubled inequality pairs
+  Eigen::MatrixXd kernel_matrix;      // pair kernel of (worse, better)
+};
+SvmRankProblem prepare_svm_rank(const PairData& training, SvmRankVariant variant, const Kernel& kernel,
+                                bool standardize = true);
+// Uses options.C, tolerance and max_sweeps (variant, kernel and standardize come from the problem).
+ComparisonModel train_svm_rank(const SvmRankProblem& problem, const SvmRankOptions& options,
+                               SvmRankSummary* summary = nullptr);
+
 }  // namespace mpg

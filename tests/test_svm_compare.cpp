@@ -393,3 +393,26 @@ TEST_CASE("compare beats rank on the l1 pattern with half equality pairs", "[svm
   const double rank_error = mpg::comparison_errors(mpg::train_svm_rank(train, rank).predict(test), test.labels).error_percent();
   CHECK(compare_error < rank_error);
 }
+
+TEST_CASE("a prepared problem gives the same fits as one-shot training over a C grid", "[svm_compare]") {
+  const mpg::PairData train = simulated(90, 61), test = simulated(40, 62);
+  const mpg::Kernel kernel{mpg::KernelKind::gaussian, 0.4};
+  const mpg::SvmCompareProblem compare = mpg::prepare_svm_compare(train, kernel);
+  const mpg::SvmRankProblem rank2 = mpg::prepare_svm_rank(train, mpg::SvmRankVariant::rank2, kernel);
+  for (double C : {0.01, 1.0, 100.0}) {
+    mpg::SvmCompareOptions co;
+    co.C = C;
+    co.kernel = kernel;
+    mpg::SvmCompareSummary a, b;
+    const auto one_shot = mpg::train_svm_compare(train, co, &a);
+    const auto shared = mpg::train_svm_compare(compare, co, &b);
+    CHECK(a.beta == b.beta);
+    CHECK(a.usable == b.usable);
+    if (a.usable) CHECK(one_shot.rank(test.first) == shared.rank(test.first));
+    mpg::SvmRankOptions ro;
+    ro.C = C;
+    ro.kernel = kernel;
+    ro.variant = mpg::SvmRankVariant::rank2;
+    CHECK(mpg::train_svm_rank(train, ro).rank(test.first) == mpg::train_svm_rank(rank2, ro).rank(test.first));
+  }
+}

@@ -80,8 +80,9 @@ struct SvmCompareOptions {
 // How training ended. `usable` is false when beta >= 0: then -u/beta is not a ranking function
 // (Lemma 3.1 needs beta < 0) and the model must not be used; a grid search skips such cells.
 struct SvmCompareSummary {
-  bool converged = false;          // the dual optimality violation is <= tolerance (libsvm may stop
-                                   // at its internal iteration cap instead, warning on stderr)
+  bool converged = false;          // the dual optimality violation is <= tolerance plus libsvm's
+                                   // single-precision rounding (libsvm may instead stop at its
+                                   // internal iteration cap, warning on stderr)
   bool usable = false;             // beta < 0
   std::string status;              // "ok" | "nonnegative_bias"
   double beta = 0.0;               // bias of f(x) = beta + u . (Phi(x~') - Phi(x~)), = -rho of libsvm
@@ -96,6 +97,20 @@ struct SvmCompareSummary {
 // Algorithm 1. Throws mpg::Error if the pairs are invalid, or have no equality pair or no
 // inequality pair (the flipped SVM would have one class).
 ComparisonModel train_svm_compare(const PairData& training, const SvmCompareOptions& options,
+                                  SvmCompareSummary* summary = nullptr);
+
+// The part of Algorithm 1 that does not depend on C: standardizer, flipped pairs (8) and K~.
+// A grid over C fits many models from one problem (computing K~ is most of a fit's time).
+struct SvmCompareProblem {
+  PairStandardizer standardizer;
+  Kernel kernel;
+  FlippedPairs flipped;
+  Eigen::MatrixXd reduced;  // K~ = M^T K M
+};
+SvmCompareProblem prepare_svm_compare(const PairData& training, const Kernel& kernel, bool standardize = true);
+// Solves (18) for options.C, options.tolerance and options.cache_mb (the problem's kernel and
+// standardizer are used; options.kernel and options.standardize are ignored).
+ComparisonModel train_svm_compare(const SvmCompareProblem& problem, const SvmCompareOptions& options,
                                   SvmCompareSummary* summary = nullptr);
 
 // The hard-margin LP (7) for a linear r(x) = w . x on the pairs as given (no standardization):
