@@ -1,0 +1,244 @@
+// Data of the SVMcompare family: the sushi3 pair reader (lib/data/sushi) and the chess game reader
+// (lib/data/chess_games) on fixtures written here, with their error messages; the Elo and Glicko
+// updaters (lib/models/ratings) against hand computation and Glickman's (1999) worked example;
+// the shared sushi3 and Kaggle chess files when the data directory is present.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <functional>
+
+#include "lib/base/error.hpp"
+#include "lib/base/io.hpp"
+#include "lib/base/sha256.hpp"
+#include "lib/data/chess_games.hpp"
+#include "lib/data/sushi.hpp"
+#include "lib/harness/experiment.hpp"
+#include "lib/models/chess_features.hpp"
+#include "lib/models/ratings.hpp"
+#include "tests/temp_dir.hpp"
+
+using Catch::Matchers::Contains;
+using mpg::testing::TempDir;
+
+namespace {
+
+std::string input_error(const std::function<void()>& read) {
+  try {
+    read();
+  } catch (const mpg::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// 100 items whose features are (id mod 2, 0, id mod 12, id / 10, 1.5, id / 100, 0.5).
+std::string items_file() {
+  std::string text = "#name style major-group minor-group heaviness frequence-eaten price frequence-sold\n\n";
+  for (int id = 0; id < 100; ++id)
+    text += std::to_string(id) + "\tname\t" + std::to_string(id % 2) + "\t0\t" + std::to_string(id % 12) + "\t" +
+            std::to_string(id / 10) + "\t1.5\t" + std::to_string(id / 100.0) + "\t0.5\n";
+  return text;
+}
+
+std::string score_row(const std::vector<std::pair<int, int>>& rated) {
+  std::vector<int> scores(100, -1);
+  for (const auto& [item, score] : rated) scores[static_cast<std::size_t>(item)] = score;
+  std::string text;
+  for (int s : scores) text += std::to_string(s) + " ";
+  text.back() = '\n';
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("sushi pairs: pairing rule, features and labels on a fixture", "[compare_data]") {
+  TempDir dir("sushi");
+  const std::string items = dir.write("items", items_file());
+  const std::string users = dir.write("users", "7\t1\t2\t300\t13\t3\t0\t47\t11\t1\t1\n8\t0\t0\t100\t0\t0\t0\t0\t0\t0\t0\n");
+  // User 0 rates items 5 (3), 9 (1), 2 (3), 40 (0): sorted (0, 40) (1, 9) (3, 2) (3, 5) ->
+  // pairs (40, 9) y = 1 and (2, 5) y = 0. User 1 rates 3 items: (7, 8) y = 1, item 1 left over.
+  const std::string scores = dir.write("scores", score_row({{5, 3}, {9, 1}, {2, 3}, {40, 0}}) +
+                                                     score_row({{7, 0}, {8, 2}, {1, 4}}));
+  const mpg::SushiPairs s = mpg::read_sushi_pairs(scores, items, users);
+  REQUIRE(s.pairs.size() == 3);
+  CHECK(s.pairs.features() == 14);
+  CHECK(s.first_item == std::vector<int>{40, 2, 7});
+  CHECK(s.second_item == std::vector<int>{9, 5, 8});
+  CHECK(s.pairs.labels == std::vector<int>{1, 0, 1});
+  CHECK(s.user == std::vector<std::size_t>{0, 0, 1});
+  // Item block of x for item 40: (0, 0, 4, 4, 1.5, 0.4, 0.5); user block: gender 1, age 2, time 300,
+  // Tokyo (13) and foreign (47 -> mean of the capitals).
+  CHECK(s.pairs.first(0, 2) == 4.0);
+  CHECK(s.pairs.first(0, 5) == Approx(0.4));
+  CHECK(s.pairs.first(0, 7) == 1.0);
+  CHECK(s.pairs.first(0, 9) == 300.0);
+  CHECK(s.pairs.first(0, 10) == Approx(35.69));
+  CHECK(s.pairs.first(0, 11) == Approx(139.69));
+  CHECK(s.pairs.first(0, 12) == Approx(mpg::sushi_prefecture_location(47).first));
+  CHECK(s.pairs.second.row(0).tail(7) == s.pairs.first.row(0).tail(7));
+  CHECK(s.pairs.first(2, 10) == Approx(43.06));  // Hokkaido
+
+  CHECK_THAT(input_error([&] { mpg::read_sushi_pairs(dir.write("bad", score_row({{1, 5}})), items, users); }),
+             Contains("bad:1: bad score '5'"));
+  CHECK_THAT(input_error([&] { mpg::read_sushi_pairs(dir.write("short", "1 2 3\n"), items, users); }),
+             Contains("short:1: expected 100 scores, got 3"));
+  CHECK_THAT(input_error([&] { mpg::read_sushi_pairs(scores, items, dir.write("u", "7\t1\t2\t300\t13\t3\t0\t48\t11\t1\t1\n")); }),
+             Contains("u:1: bad prefecture '48'"));
+  CHECK_THAT(input_error([&] { mpg::read_sushi_pairs(scores, dir.write("i", "0\tx\t1\n"), users); }),
+             Contains("i:1: expected 9 tab-separated fields"));
+  CHECK_THAT(input_error([&] { mpg::read_sushi_pairs(scores, items, dir.write("one", "7\t1\t2\t300\t13\t3\t0\t47\t11\t1\t1\n")); }),
+             Contains("more score rows than the 1 users"));
+}
+
+TEST_CASE("chess games: reader, labels and errors", "[compare_data]") {
+  TempDir dir("chess");
+  const std::string file = dir.write("games.csv", "\"Month #\",\"White Player #\",\"Black Player #\",\"Score\"\n1,73,1246,0.5\n2,5,6,1\r\n3,6,5,0\n");
+  const auto games = mpg::read_chess_games(file);
+  REQUIRE(games.size() == 3);
+  CHECK(games[0].month == 1);
+  CHECK(games[0].white == 73);
+  CHECK(games[0].black == 1246);
+  CHECK(games[0].score == 0.5);
+  CHECK(mpg::chess_label(games[0].score) == 0);
+  CHECK(mpg::chess_label(games[1].score) == -1);
+  CHECK(mpg::chess_label(games[2].score) == 1);
+  CHECK_THAT(input_error([&] { mpg::read_chess_games(dir.write("a", "1,2,3,0.7\n")); }), Contains("a:1: bad score '0.7'"));
+  CHECK_THAT(input_error([&] { mpg::read_chess_games(dir.write("b", "1,2,3,1\n1,2,2,1\n")); }), Contains("b:2: player 2 plays himself"));
+  CHECK_THAT(input_error([&] { mpg::read_chess_games(dir.write("c", "1,2,3\n")); }), Contains("c:1: expected 4 comma-separated fields, got 3"));
+  CHECK_THAT(input_error([&] { mpg::read_chess_games(dir.write("d", "1,2,3,1\nx,2,3,1\n")); }), Contains("d:2: bad month 'x'"));
+  CHECK_THAT(input_error([&] { mpg::read_chess_games(dir.write("e", "\"Month #\",\"W\",\"B\",\"Score\"\n")); }), Contains("e: no games"));
+}
+
+TEST_CASE("Elo: FIDE K factors, period updates independent of game order", "[compare_data]") {
+  mpg::EloRatings elo;
+  CHECK(elo.expected_score(1, 2) == 0.5);
+  elo.update({{1, 1, 2, 1.0}});
+  CHECK(elo.rating(1) == Approx(1215.0));  // K = 30 for a new player
+  CHECK(elo.rating(2) == Approx(1185.0));
+  CHECK(elo.games(1) == 1);
+  mpg::EloRatings experienced;
+  experienced.set(1, 2000.0, 40);
+  experienced.set(2, 2450.0, 100);  // elite: K = 10
+  const double e = 1.0 / (1.0 + std::pow(10.0, 450.0 / 400.0));
+  experienced.update({{1, 1, 2, 0.5}});
+  CHECK(experienced.rating(1) == Approx(2000.0 + 15.0 * (0.5 - e)));
+  CHECK(experienced.rating(2) == Approx(2450.0 - 10.0 * (0.5 - e)));
+  // The same period in two orders.
+  const std::vector<mpg::ChessGame> period = {{1, 1, 2, 1.0}, {1, 2, 3, 0.5}, {1, 3, 1, 0.0}, {1, 1, 2, 0.5}};
+  std::vector<mpg::ChessGame> reversed(period.rbegin(), period.rend());
+  mpg::EloRatings a, b;
+  a.update(period);
+  b.update(reversed);
+  for (int p = 1; p <= 3; ++p) CHECK(a.rating(p) == b.rating(p));
+}
+
+TEST_CASE("Glicko reproduces Glickman's (1999) worked example", "[compare_data]") {
+  mpg::GlickoRatings glicko;
+  glicko.set(1, 1500.0, 200.0, 1);
+  glicko.set(2, 1400.0, 30.0, 1);
+  glicko.set(3, 1550.0, 100.0, 1);
+  glicko.set(4, 1700.0, 300.0, 1);
+  glicko.update(1, {{1, 1, 2, 1.0}, {1, 1, 3, 0.0}, {1, 4, 1, 1.0}});
+  CHECK(glicko.rating(1) == Approx(1464.0).margin(0.5));
+  CHECK(glicko.deviation(1) == Approx(151.4).margin(0.5));
+  // RD grows with c^2 per idle period up to the cap.
+  mpg::GlickoRatings idle;
+  idle.set(1, 1500.0, 50.0, 1);
+  idle.set(2, 1500.0, 50.0, 1);
+  CHECK(idle.expected_score(1, 2) == Approx(0.5));
+  idle.update(101, {{101, 1, 2, 0.5}});
+  CHECK(idle.deviation(1) < std::sqrt(50.0 * 50.0 + 15.0 * 15.0 * 100.0));
+  CHECK(idle.deviation(1) > 50.0);
+}
+
+TEST_CASE("chess yearly splits: month-start features, filters, order independence", "[compare_data]") {
+  // Players 1-3 meet every month; player 9 appears once in month 6. Year = 6 months, train = 2.
+  std::vector<mpg::ChessGame> games;
+  for (int month = 1; month <= 12; ++month) {
+    games.push_back({month, 1, 2, 1.0});
+    games.push_back({month, 2, 3, 0.5});
+    games.push_back({month, 3, 1, month % 2 ? 0.0 : 0.5});
+  }
+  games.push_back({6, 9, 1, 1.0});
+  mpg::ChessYearOptions options;
+  options.months_per_year = 6;
+  options.train_months = 2;
+  options.min_games = 4;
+  const auto years = mpg::chess_year_splits(games, 2, options);
+  REQUIRE(years.size() == 2);
+  // Year 0: month 1 games are everyone's first game (dropped); month 2 trains; months 3-6 test,
+  // where player 9 (1 game) is filtered out.
+  CHECK(years[0].train.size() == 3);
+  CHECK(years[0].test.size() == 12);
+  CHECK(years[0].games_before_filter == 19);
+  CHECK(years[1].train.size() == 6);
+  const mpg::PairData& train = years[0].train;
+  // First pair of month 2: white 1 vs black 2 after one month in which 1 beat 2 and won vs 3.
+  CHECK(train.labels[0] == -1);
+  CHECK(train.first(0, 5) == 2.0);   // games of player 1 so far
+  CHECK(train.first(0, 6) == 2.0);   // wins
+  CHECK(train.first(0, 11) == 1.0);  // net score against player 2
+  CHECK(train.second(0, 11) == -1.0);
+  CHECK(train.first(0, 14) == 1.0);  // white moves first
+  CHECK(train.second(0, 14) == 0.0);
+  CHECK(train.first(0, 0) > 1200.0);
+  CHECK(years[0].train_elo[0] < 0.0);  // black (2) is rated below white (1)
+  // The order of the games in the input does not matter.
+  std::vector<mpg::ChessGame> reversed(games.rbegin(), games.rend());
+  const auto again = mpg::chess_year_splits(reversed, 2, options);
+  CHECK(again[0].test.first == years[0].test.first);
+  CHECK(again[1].train.second == years[1].train.second);
+  CHECK_THROWS_WITH(mpg::chess_year_splits(games, 3, options), Contains("year 2"));
+  CHECK(mpg::chess_feature_names().size() == 16);
+}
+
+TEST_CASE("shared sushi3 and Kaggle chess files", "[compare_data]") {
+  const std::string dir = mpg::harness::data_directory();
+  if (!std::filesystem::exists(dir + "/sushi3/sushi3b.5000.10.score.gz")) {
+    WARN("sushi3 not found under " << dir << "; skipped");
+    return;
+  }
+  const mpg::SushiPairs s = mpg::read_sushi_pairs(dir + "/sushi3/sushi3b.5000.10.score.gz", dir + "/sushi3/sushi3.idata",
+                                                  dir + "/sushi3/sushi3.udata");
+  CHECK(s.pairs.size() == 25000);  // §4.2: 17,832 equality + 7,168 inequality pairs
+  CHECK(s.pairs.count(0) == 17832);
+  CHECK(s.pairs.count(1) == 7168);
+  CHECK(s.pairs.features() == 14);
+  const auto games = mpg::read_chess_games(dir + "/chess_kaggle_elo2010/training_data.csv");
+  CHECK(games.size() == 65053);
+  std::size_t draws = 0;
+  for (const auto& g : games) draws += g.score == 0.5;
+  CHECK(draws == 28666);
+  // Eight yearly sets (months 1-96) with train and test pairs and both kinds of label.
+  const auto years = mpg::chess_year_splits(games, 8);
+  REQUIRE(years.size() == 8);
+  for (const auto& year : years) {
+    INFO("year " << year.year << ": " << year.train.size() << " train, " << year.test.size() << " test pairs");
+    CHECK(year.train.size() > 100);
+    CHECK(year.test.size() > 50);
+    CHECK(year.train.count(0) > 0);
+  }
+}
+
+TEST_CASE("registry entries of the comparison and AUC data verify against the shared files", "[compare_data]") {
+  const std::string dir = mpg::harness::data_directory();
+  const auto& registry = mpg::harness::dataset_registry();
+  std::size_t checked = 0;
+  for (const char* name : {"sushi3", "chess_kaggle_elo2010", "multilabel_mulan"}) {
+    REQUIRE(registry.contains(name));
+    for (const auto& [variant, parts] : registry[name]["variants"].items())
+      for (const auto& [part, file] : parts.items()) {
+        if (!file.is_object() || !file.contains("file")) continue;
+        CHECK(file["sha256"].get<std::string>().size() == 64);
+        CHECK(file.contains("url"));
+        const std::string path = dir + "/" + file["file"].get<std::string>();
+        if (!std::filesystem::exists(path)) continue;
+        INFO(path);
+        CHECK(std::filesystem::file_size(path) == file["bytes"].get<std::uintmax_t>());
+        CHECK(mpg::sha256_hex(mpg::read_file(path)) == file["sha256"].get<std::string>());
+        ++checked;
+      }
+  }
+  if (checked == 0) WARN("no shared data under " << dir << "; only the registry's shape was checked");
+}
