@@ -11,6 +11,7 @@
 #include "lib/base/io.hpp"
 #include "lib/base/sha256.hpp"
 #include "lib/data/movielens.hpp"
+#include "lib/diversity/protocol.hpp"
 #include "tests/temp_dir.hpp"
 
 using Catch::Matchers::Contains;
@@ -148,4 +149,15 @@ TEST_CASE("Shared MovieLens 100K: registry sha256 and the README's counts", "[mo
   CHECK(per_rating[3] == 27145);
   CHECK(per_rating[4] == 34174);
   CHECK(per_rating[5] == 21201);
+
+  // The protocol on the real data (issue-27 notes): 18 genres once 'unknown' is dropped, the
+  // eclectic thresholds rescaled to 100K select 32 users, repetition 0 holds out 3,049 ratings.
+  using namespace mpg::diversity;
+  CHECK(item_genres(data).names.size() == 18);
+  const auto ratings = to_ratings(data);
+  const RatingTable table(943, 1682, ratings);
+  CHECK(eclectic_users(table, cosine_item_similarity(table), EclecticOptions{}).size() == 32);
+  HoldoutOptions holdout;
+  holdout.seed = repetition_seed(1, 0);
+  CHECK(holdout_split(ratings, holdout).test.size() == 3049);
 }

@@ -75,8 +75,8 @@ struct DiversityMethodOptions {
 struct RecommendSummary {
   int users = 0;
   double seconds = 0.0;               // wall time of the call
-  double median_user_seconds = 0.0;   // per-user solve time (building the user's problem included)
-  double max_user_seconds = 0.0;
+  double median_user_seconds = 0.0;   // per-user solve time, CPU seconds of its thread (building the
+  double max_user_seconds = 0.0;      // user's problem included; not inflated by other load)
   std::size_t gain_evaluations = 0;   // SDR greedy: marginal gains computed, all users
   int relaxations_not_converged = 0;  // SDR conv: users whose gap stayed above the tolerance
   double max_relative_gap = 0.0;      // SDR conv: max over users of gap / max(1, F)

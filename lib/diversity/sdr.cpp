@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+
+#include <Eigen/Cholesky>
 #include <queue>
 
 #include "lib/base/error.hpp"
@@ -27,6 +29,9 @@ Saturation saturation_of(double gamma) {
   if (gamma == 0.0) return Saturation::max;
   return Saturation::power;
 }
+
+// f(t) = t^gamma; sqrt for gamma = 1/2 (exact and several times faster than pow).
+double saturate(double t, double gamma) { return gamma == 0.5 ? std::sqrt(t) : std::pow(t, gamma); }
 
 // The per-profile-item state of a greedy run: s_kappa = f^{-1}-sum (or max) over the selected
 // columns and f_kappa = f(s_kappa), and the gain of adding a column.
@@ -56,7 +61,7 @@ class CoverageState {
       case Saturation::power:
         for (Eigen::Index r = 0; r < m; ++r)
           if (cover[r] > 0.0)
-            total += v[r] * std::max(0.0, std::pow(sum_[r] + cover[r], problem_.gamma) - saturated_[r]);
+            total += v[r] * std::max(0.0, saturate(sum_[r] + cover[r], problem_.gamma) - saturated_[r]);
         break;
     }
     return total;
@@ -69,7 +74,7 @@ class CoverageState {
         sum_[r] = std::max(sum_[r], cover[r]);
       } else if (cover[r] > 0.0) {
         sum_[r] += cover[r];
-        saturated_[r] = kind_ == Saturation::modular ? sum_[r] : std::pow(sum_[r], problem_.gamma);
+        saturated_[r] = kind_ == Saturation::modular ? sum_[r] : saturate(sum_[r], problem_.gamma);
       }
     }
   }
@@ -128,7 +133,7 @@ double profile_coverage(const CoverageProblem& problem, const std::vector<int>& 
   for (Eigen::Index r = 0; r < problem.cover.rows(); ++r) {
     double t = 0.0;
     for (const int j : selected) t = kind == Saturation::max ? std::max(t, problem.cover(r, j)) : t + problem.cover(r, j);
-    total += problem.utility[r] * (kind == Saturation::power ? std::pow(t, problem.gamma) : t);
+    total += problem.utility[r] * (kind == Saturation::power ? saturate(t, problem.gamma) : t);
   }
   return total;
 }
@@ -217,6 +222,9 @@ double relaxed_coverage(const CoverageProblem& problem, const Eigen::VectorXd& a
 }
 
 namespace {
+
+// The largest face on which SDR conv takes Newton steps (its Hessian costs m |F|^2).
+constexpr std::size_t kMaxNewtonFace = 64;
 
 // The maximizer of the concave phi(eta) = sum_r v_r (t_r + eta d_r)^gamma on [0, eta_max] (exact
 // line search), by Newton's method safeguarded with bisection on the sign of phi'.
@@ -308,6 +316,46 @@ RelaxationResult sdr_relaxed(const CoverageProblem& problem, const FrankWolfeOpt
   Eigen::VectorXd gradient(p);
   Eigen::VectorXd direction(m);
   int iterations = 0;
+  // alpha += eta * delta on `coordinates` with the exact line search over the feasible steps;
+  // a coordinate that reaches its bound at the longest step is set to the bound exactly.
+  auto take_step = [&](const std::vector<Eigen::Index>& coordinates, const std::vector<double>& delta) {
+    double eta_max = std::numeric_limits<double>::infinity();
+    direction.setZero();
+    for (std::size_t i = 0; i < coordinates.size(); ++i) {
+      const double a = result.alpha[coordinates[i]];
+      if (delta[i] > 0.0) eta_max = std::min(eta_max, (1.0 - a) / delta[i]);
+      if (delta[i] < 0.0) eta_max = std::min(eta_max, a / -delta[i]);
+      direction += delta[i] * cover.col(coordinates[i]);
+    }
+    if (!(eta_max > 0.0) || !std::isfinite(eta_max)) return;
+    const double eta = line_search(v, gamma, t, direction, eta_max);
+    for (std::size_t i = 0; i < coordinates.size(); ++i) {
+      double& a = result.alpha[coordinates[i]];
+      const double limit = delta[i] > 0.0 ? (1.0 - a) / delta[i] : delta[i] < 0.0 ? a / -delta[i] : 0.0;
+      if (eta == eta_max && limit == eta_max) a = delta[i] > 0.0 ? 1.0 : 0.0;
+      else a = std::clamp(a + eta * delta[i], 0.0, 1.0);
+    }
+    t = iterations % 50 == 0 ? (cover * result.alpha).eval() : (t + eta * direction).eval();
+  };
+  // Newton's direction for max F over the free coordinates F with their sum fixed, in the
+  // basis d = Z z of {1^T d = 0}, Z = [I; -1^T]: (Z^T A Z + ridge) z = Z^T g_F, where
+  // A = -H_F = C_F^T diag(v gamma (1 - gamma) t^(gamma-2)) C_F (PSD) and g_F = C_F^T u.
+  auto face_newton_step = [&](const std::vector<Eigen::Index>& face) {
+    const auto n = static_cast<Eigen::Index>(face.size());
+    Eigen::MatrixXd block(m, n);
+    for (Eigen::Index i = 0; i < n; ++i) block.col(i) = cover.col(face[static_cast<std::size_t>(i)]);
+    // Z^T C_F^T = (C_F Z)^T: column i of C_F Z is C_i - C_last.
+    const Eigen::MatrixXd reduced = block.leftCols(n - 1).colwise() - block.col(n - 1);
+    const Eigen::VectorXd curvature = (v.array() * gamma * (1.0 - gamma) * t.array().pow(gamma - 2.0)).matrix();
+    Eigen::MatrixXd hessian = reduced.transpose() * curvature.asDiagonal() * reduced;
+    hessian.diagonal().array() += 1e-12 * std::max(1e-300, hessian.diagonal().maxCoeff());
+    const Eigen::VectorXd g = reduced.transpose() * weights(t);
+    const Eigen::VectorXd z = hessian.ldlt().solve(g);
+    if (!z.allFinite() || g.dot(z) <= 0.0) return;
+    std::vector<double> delta(z.data(), z.data() + (n - 1));
+    delta.push_back(-z.sum());
+    take_step(face, delta);
+  };
   for (;;) {
     const Eigen::VectorXd u = weights(t);
     for (const Eigen::Index j : working) gradient[j] = cover.col(j).dot(u);
@@ -363,14 +411,20 @@ RelaxationResult sdr_relaxed(const CoverageProblem& problem, const FrankWolfeOpt
       if (in_toward[j] && !in_away[j]) up.push_back(j);
       if (in_away[j] && !in_toward[j]) down.push_back(j);
     }
-    double eta_max = 1.0;
-    direction.setZero();
-    for (const Eigen::Index j : up) eta_max = std::min(eta_max, 1.0 - result.alpha[j]), direction += cover.col(j);
-    for (const Eigen::Index j : down) eta_max = std::min(eta_max, result.alpha[j]), direction -= cover.col(j);
-    const double eta = line_search(v, gamma, t, direction, eta_max);
-    for (const Eigen::Index j : up) result.alpha[j] = eta == eta_max && 1.0 - result.alpha[j] == eta_max ? 1.0 : result.alpha[j] + eta;
-    for (const Eigen::Index j : down) result.alpha[j] = eta == eta_max && result.alpha[j] == eta_max ? 0.0 : result.alpha[j] - eta;
-    t = iterations % 50 == 0 ? (cover * result.alpha).eval() : (t + eta * direction).eval();
+    std::vector<Eigen::Index> moved = up;
+    moved.insert(moved.end(), down.begin(), down.end());
+    std::vector<double> delta(up.size(), 1.0);
+    delta.resize(moved.size(), -1.0);
+    take_step(moved, delta);
+    // Then a Newton step on the face of alpha when it has few free coordinates: pairwise steps
+    // alone zigzag inside a face (their direction s - a is combinatorial).
+    free.clear();
+    for (const Eigen::Index j : working)
+      if (result.alpha[j] > 0.0 && result.alpha[j] < 1.0) free.push_back(j);
+    if (free.size() >= 2 && free.size() <= kMaxNewtonFace && iterations < options.max_iterations) {
+      ++iterations;
+      face_newton_step(free);
+    }
   }
   summary.iterations = iterations;
   summary.working_set = working.size();
