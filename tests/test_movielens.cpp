@@ -127,15 +127,12 @@ TEST_CASE("Shared MovieLens 100K: registry sha256 and the README's counts", "[mo
     return;
   }
   mpg::MovieLensPaths paths;
-  for (const char* part : {"ratings", "items", "genres", "users"}) {
-    const std::string path = dir + "/" + files[part]["file"].get<std::string>();
+  for (auto [part, target] : {std::pair{"ratings", &paths.ratings}, std::pair{"items", &paths.items},
+                              std::pair{"genres", &paths.genres}, std::pair{"users", &paths.users}}) {
+    *target = dir + "/" + files[part]["file"].get<std::string>();
     CAPTURE(part);
-    CHECK(mpg::sha256_hex(mpg::read_file(path)) == files[part]["sha256"].get<std::string>());
-    CHECK(std::filesystem::file_size(path) == files[part]["bytes"].get<std::uintmax_t>());
-    if (std::string(part) == "ratings") paths.ratings = path;
-    if (std::string(part) == "items") paths.items = path;
-    if (std::string(part) == "genres") paths.genres = path;
-    if (std::string(part) == "users") paths.users = path;
+    CHECK(mpg::sha256_hex(mpg::read_file(*target)) == files[part]["sha256"].get<std::string>());
+    CHECK(std::filesystem::file_size(*target) == files[part]["bytes"].get<std::uintmax_t>());
   }
   const mpg::MovieLensData data = mpg::read_movielens(paths);
   CHECK(data.ratings.size() == 100000);

@@ -70,6 +70,21 @@ struct LineParser {
   }
 };
 
+// Parses every non-blank line of the file with parse(LineParser, line) -> Record; returns the
+// records and their line numbers. An empty file is an error ("no <what> in the file").
+template <class Record, class Parse>
+std::pair<std::vector<Record>, std::vector<long>> parse_records(const std::string& path, std::string_view what,
+                                                                Parse parse) {
+  const std::string text = read_file(path);
+  std::pair<std::vector<Record>, std::vector<long>> out;
+  for_each_line(text, [&](long line, std::string_view content) {
+    out.first.push_back(parse(LineParser{path, line}, content));
+    out.second.push_back(line);
+  });
+  if (out.first.empty()) throw InputError(path, fmt::format("no {} in the file", what));
+  return out;
+}
+
 // ISO-8859-1 bytes to UTF-8 (every byte is its own code point).
 std::string latin1_to_utf8(std::string_view text) {
   std::string out;
@@ -130,12 +145,8 @@ std::vector<std::string> read_movielens_genres(const std::string& path) {
 }
 
 std::vector<MovieLensItem> read_movielens_items(const std::string& path, std::size_t genre_count) {
-  const std::string text = read_file(path);
-  std::vector<MovieLensItem> items;
-  std::vector<long> lines;
   constexpr std::size_t kLeadingFields = 5;
-  for_each_line(text, [&](long line, std::string_view content) {
-    const LineParser parse{path, line};
+  auto [items, lines] = parse_records<MovieLensItem>(path, "items", [&](const LineParser& parse, std::string_view content) {
     const auto fields = split(content, '|');
     parse.expect_fields(fields, kLeadingFields + genre_count,
                         fmt::format("id|title|release|video release|URL and {} genre flags", genre_count));
@@ -147,20 +158,14 @@ std::vector<MovieLensItem> read_movielens_items(const std::string& path, std::si
       const int flag = parse.integer(fields[kLeadingFields + g], fmt::format("genre flag {}", g), 0, 1);
       if (flag == 1) item.genres |= std::uint32_t{1} << g;
     }
-    items.push_back(std::move(item));
-    lines.push_back(line);
+    return item;
   });
-  if (items.empty()) throw InputError(path, "no items in the file");
   sort_and_check_ids(items, lines, path, "item");
   return items;
 }
 
 std::vector<MovieLensUser> read_movielens_users(const std::string& path) {
-  const std::string text = read_file(path);
-  std::vector<MovieLensUser> users;
-  std::vector<long> lines;
-  for_each_line(text, [&](long line, std::string_view content) {
-    const LineParser parse{path, line};
+  auto [users, lines] = parse_records<MovieLensUser>(path, "users", [](const LineParser& parse, std::string_view content) {
     const auto fields = split(content, '|');
     parse.expect_fields(fields, 5, "id|age|gender|occupation|zip");
     MovieLensUser user;
@@ -170,20 +175,14 @@ std::vector<MovieLensUser> read_movielens_users(const std::string& path) {
     user.gender = fields[2].front();
     user.occupation = std::string(fields[3]);
     user.zip = std::string(fields[4]);
-    users.push_back(std::move(user));
-    lines.push_back(line);
+    return user;
   });
-  if (users.empty()) throw InputError(path, "no users in the file");
   sort_and_check_ids(users, lines, path, "user");
   return users;
 }
 
 std::vector<MovieLensRating> read_movielens_ratings(const std::string& path, int max_user, int max_item) {
-  const std::string text = read_file(path);
-  std::vector<MovieLensRating> ratings;
-  std::vector<long> lines;
-  for_each_line(text, [&](long line, std::string_view content) {
-    const LineParser parse{path, line};
+  auto [ratings, lines] = parse_records<MovieLensRating>(path, "ratings", [&](const LineParser& parse, std::string_view content) {
     const auto fields = split(content, '\t');
     parse.expect_fields(fields, 4, "user, item, rating, timestamp separated by tabs");
     MovieLensRating rating;
@@ -191,10 +190,8 @@ std::vector<MovieLensRating> read_movielens_ratings(const std::string& path, int
     rating.item = parse.integer(fields[1], "item id", 1, max_item);
     rating.rating = parse.integer(fields[2], "rating", 1, 5);
     rating.timestamp = parse.integer(fields[3], "timestamp", 0L, std::numeric_limits<long>::max());
-    ratings.push_back(rating);
-    lines.push_back(line);
+    return rating;
   });
-  if (ratings.empty()) throw InputError(path, "no ratings in the file");
   std::vector<std::size_t> order(ratings.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
