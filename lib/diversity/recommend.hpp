@@ -68,7 +68,7 @@ struct DiversityMethodOptions {
   RelevanceEstimate relevance = RelevanceEstimate::raw;  // MMR / MSD relevance r(i)
   bool lazy_greedy = true;                   // SDR: Minoux's lazy greedy (same lists, fewer gains)
   double relaxation_tolerance = 1e-6;        // SDR conv: relative duality gap
-  int relaxation_max_iterations = 5000;      // SDR conv: cap on Frank-Wolfe (pairwise) steps
+  int relaxation_max_iterations = 5000;      // SDR conv: cap on Frank-Wolfe steps
   bool profile_relevant_only = false;        // profile = all training ratings (thesis) or ratings >= 4
 };
 

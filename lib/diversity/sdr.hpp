@@ -66,22 +66,23 @@ GreedyResult sdr_greedy(const CoverageProblem& problem, const GreedyOptions& opt
 // g(alpha) = <grad F(alpha), s - alpha> >= F* - F(alpha) certifies the result. Plain
 // Frank-Wolfe converges as O(1/t) here (the optimum lies on a face); we take pairwise in-face
 // steps (Garber and Meshi 2016: from the away vertex of alpha's minimal face toward s, exact line
-// search), which converge linearly in practice, on a working set of candidates grown from the
+// search), each followed by a Newton step inside the face when it has at most 64 free
+// coordinates (pairwise steps alone zigzag there), on a working set of candidates grown from the
 // full gradient (columns outside it stay 0 until the full gap asks for them). The start is
 // uniform on the working set (the gradient of t^gamma is infinite at t = 0; the working set
 // covers every profile item, and the line search never lets a t_kappa reach 0).
 struct FrankWolfeOptions {
   std::size_t k = 10;
   double tolerance = 1e-6;  // stop when gap <= tolerance * max(1, F(alpha))
-  int max_iterations = 5000;  // pairwise steps
+  int max_iterations = 5000;  // steps (pairwise and face-Newton)
 };
 
 struct FrankWolfeSummary {
   bool converged = false;  // the gap met the tolerance (not merely the iteration cap)
-  int iterations = 0;
+  int iterations = 0;      // steps taken (pairwise and face-Newton)
   double objective = 0.0;  // F(alpha)
   double gap = 0.0;        // duality gap at alpha over all candidates, >= F* - F(alpha)
-  std::size_t working_set = 0;  // candidates that ever had alpha > 0
+  std::size_t working_set = 0;  // candidates in the working set at the end
   double seconds = 0.0;
 };
 
