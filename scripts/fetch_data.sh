@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 dir="${1:-${MPG_DATA_DIR:-../shared/datasets}}"
 command -v curl >/dev/null || { echo "fetch_data.sh: needs curl" >&2; exit 1; }
 python3 - "$dir" <<'PY'
-import hashlib, json, os, subprocess, sys, gzip
+import hashlib, json, os, subprocess, sys, gzip, lzma
 base = sys.argv[1]
 registry = json.load(open("datasets/registry.json"))
 failed = 0
@@ -23,18 +23,24 @@ for name, entry in registry.items():
                 data = open(p, "rb").read()
                 if p.endswith(".gz"):
                     data = gzip.decompress(data)
+                elif p.endswith(".xz"):
+                    data = lzma.decompress(data)
                 return hashlib.sha256(data).hexdigest()
             if os.path.exists(path) and digest(path) == f["sha256"]:
                 print(f"ok       {path}")
                 continue
             os.makedirs(os.path.dirname(path), exist_ok=True)
-            raw = path[:-3] if path.endswith(".gz") else path
+            raw = path[:-3] if path.endswith((".gz", ".xz")) else path
             print(f"fetching {f['url']}")
             if subprocess.call(["curl", "-fsSL", "-o", raw + ".part", f["url"]]) != 0:
                 print(f"FAILED   {f['url']}", file=sys.stderr); failed += 1; continue
             os.replace(raw + ".part", raw)
             if path.endswith(".gz"):
                 with open(raw, "rb") as src, gzip.open(path, "wb") as dst:
+                    dst.write(src.read())
+                os.remove(raw)
+            elif path.endswith(".xz"):
+                with open(raw, "rb") as src, lzma.open(path, "wb", preset=9) as dst:
                     dst.write(src.read())
                 os.remove(raw)
             got = digest(path)
