@@ -25,7 +25,7 @@ Pcfg train_pcfg(const std::vector<PtbTree>& trees, const PcfgOptions& options) {
   const Grammar& g = pcfg.grammar;
   std::vector<double> counts(g.rule_count(), 0.0);
   for (const PtbTree& t : cnf) {
-    const std::vector<int> tags = g.tag_ids(tags_of(t));
+    const std::vector<int> tags = g.tag_ids(cnf_tags(t));
     for (const auto& [rule, count] : rule_counts(g, tags, encode_parse(g, t))) counts[static_cast<std::size_t>(rule)] += count;
   }
   // Left-hand side of each rule: its parent / leaf label, or the shared TOP (index L).

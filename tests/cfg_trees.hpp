@@ -29,6 +29,10 @@ inline std::vector<PtbTree> small_treebank() {
       "(B (A (B (t x) (u x)) (t x)) (u x))",
       "(A (A (u x) (u x)) (B (t x) (t x)))",
       "(B (t x) (A (u x) (B (u x) (t x))))",
+      "(A (B (t x)))",
+      "(B (u x))",
+      "(A (u x) (t x))",
+      "(B (t x) (B (t x)))",
   };
   std::vector<PtbTree> out;
   for (const char* t : trees) out.push_back(to_cnf(bracketed(t)));
@@ -65,6 +69,15 @@ inline std::vector<CnfParse> all_parses(const Grammar& grammar, const std::vecto
   for (int root : grammar.root_labels())
     for (const CnfParse& p : fragments[{0, n}][root]) parses.push_back(p);
   return parses;
+}
+
+// Random tags (ids 0 and 1) of length n that the grammar can parse.
+inline std::vector<int> random_parsable_tags(const Grammar& grammar, int n, std::mt19937& rng) {
+  for (;;) {
+    std::vector<int> tags;
+    for (int i = 0; i < n; ++i) tags.push_back(std::uniform_int_distribution<int>(0, 1)(rng));
+    if (!all_parses(grammar, tags).empty()) return tags;
+  }
 }
 
 // A random mixed strategy over 1..max_support distinct parses.

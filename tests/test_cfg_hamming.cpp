@@ -30,11 +30,6 @@ double against_predictor(const mpg::CfgHammingGame& game, const CnfParse& column
   return v;
 }
 
-std::vector<int> random_tags(int n, std::mt19937& rng) {
-  std::vector<int> tags;
-  for (int i = 0; i < n; ++i) tags.push_back(std::uniform_int_distribution<int>(0, 1)(rng));
-  return tags;
-}
 
 mpg::EvalbCounts evalb(const char* gold, const char* test) { return mpg::evalb_counts(bracketed(gold), bracketed(test)); }
 
@@ -45,7 +40,7 @@ TEST_CASE("the game score is minus the Hamming distance of the unbinarized trees
   std::mt19937 rng(5);
   int checked = 0;
   for (int n = 1; n <= 5; ++n) {
-    const auto tags = random_tags(n, rng);
+    const auto tags = mpg::testing::random_parsable_tags(g, n, rng);
     const auto all = mpg::testing::all_parses(g, tags);
     for (int trial = 0; trial < 20; ++trial) {
       const auto& a = all[std::uniform_int_distribution<std::size_t>(0, all.size() - 1)(rng)];
@@ -68,7 +63,7 @@ TEST_CASE("both best responses equal brute force over all binary trees (n <= 5)"
   for (ParseScore score : {ParseScore::hamming, ParseScore::shared})
     for (int n = 1; n <= 5; ++n)
       for (int trial = 0; trial < 8; ++trial) {
-        const auto tags = random_tags(n, rng);
+        const auto tags = mpg::testing::random_parsable_tags(g, n, rng);
         const auto all = mpg::testing::all_parses(g, tags);
         const auto theta = mpg::testing::random_weights(g.rule_count(), rng);
         const mpg::CfgHammingGame game(g, tags, theta, score);
@@ -113,7 +108,7 @@ TEST_CASE("the double-oracle value equals the full matrix LP on tiny grammars", 
   for (ParseScore score : {ParseScore::hamming, ParseScore::shared})
     for (int n = 2; n <= 3; ++n)
       for (int trial = 0; trial < 3; ++trial) {
-        const auto tags = random_tags(n, rng);
+        const auto tags = mpg::testing::random_parsable_tags(g, n, rng);
         const auto all = mpg::testing::all_parses(g, tags);
         const auto theta = mpg::testing::random_weights(g.rule_count(), rng, 0.5);
         const mpg::CfgHammingGame game(g, tags, theta, score);

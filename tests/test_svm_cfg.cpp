@@ -14,7 +14,7 @@ namespace {
 std::vector<mpg::ParseExample> training_examples(const mpg::Grammar& g) {
   std::vector<mpg::ParseExample> examples;
   for (const auto& tree : mpg::testing::small_treebank())
-    examples.push_back({g.tag_ids(mpg::tags_of(tree)), mpg::encode_parse(g, tree)});
+    examples.push_back({g.tag_ids(mpg::cnf_tags(tree)), mpg::encode_parse(g, tree)});
   return examples;
 }
 
@@ -30,8 +30,7 @@ TEST_CASE("loss-augmented CYK equals brute force", "[svm_cfg]") {
   int checked = 0;
   for (int n = 1; n <= 5; ++n)
     for (int trial = 0; trial < 6; ++trial) {
-      std::vector<int> tags;
-      for (int i = 0; i < n; ++i) tags.push_back(std::uniform_int_distribution<int>(0, 1)(rng));
+      const auto tags = mpg::testing::random_parsable_tags(g, n, rng);
       const auto all = mpg::testing::all_parses(g, tags);
       const mpg::ParseExample example{tags, all[std::uniform_int_distribution<std::size_t>(0, all.size() - 1)(rng)]};
       const auto w = mpg::testing::random_weights(g.rule_count(), rng, 2.0);

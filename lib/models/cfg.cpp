@@ -133,6 +133,12 @@ PtbTree to_cnf(const PtbTree& tree, const BinarizationOptions& options) {
 
 PtbTree from_cnf(const PtbTree& cnf) { return expand(cnf); }
 
+std::vector<std::string> cnf_tags(const PtbTree& cnf) {
+  std::vector<std::string> tags;
+  for (const std::string& leaf : tags_of(cnf)) tags.push_back(split_on(without_annotation(leaf), '+').back());
+  return tags;
+}
+
 // ---- Grammar -----------------------------------------------------------------------------------
 
 Grammar Grammar::from_cnf_trees(const std::vector<PtbTree>& cnf_trees) {

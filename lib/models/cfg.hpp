@@ -44,6 +44,10 @@ struct BinarizationOptions {
 PtbTree to_cnf(const PtbTree& tree, const BinarizationOptions& options = {});
 PtbTree from_cnf(const PtbTree& cnf);
 
+// The POS tags of a binarized tree's leaves (the last label of each leaf's chain; tags_of would
+// return the chain labels).
+std::vector<std::string> cnf_tags(const PtbTree& cnf);
+
 // A label of a binarized tree made by to_cnf starts with '@' iff it is synthetic.
 inline bool is_synthetic_label(const std::string& label) { return !label.empty() && label[0] == '@'; }
 
