@@ -38,11 +38,18 @@ Pcfg train_pcfg(const std::vector<PtbTree>& trees, const PcfgOptions& options) {
   for (std::size_t r = 0; r < counts.size(); ++r) totals[lhs[r]] += counts[r];
   pcfg.log_probabilities.resize(counts.size());
   for (std::size_t r = 0; r < counts.size(); ++r) pcfg.log_probabilities[r] = std::log(counts[r] / totals[lhs[r]]);
+  if (options.binarization.horizontal != 0 || options.binarization.parent_annotation)
+    pcfg.backoff.push_back(train_pcfg(trees, PcfgOptions{{0, false}}));
   return pcfg;
 }
 
 TreePrediction pcfg_parse(const Pcfg& pcfg, const std::vector<std::string>& tags, const std::vector<std::string>& words) {
-  return predict_tree(pcfg.grammar, tags, words, pcfg.log_probabilities, pcfg.fallback_label);
+  TreePrediction prediction = predict_tree(pcfg.grammar, tags, words, pcfg.log_probabilities, pcfg.fallback_label);
+  if (prediction.fallback && !pcfg.backoff.empty()) {
+    prediction = pcfg_parse(pcfg.backoff.front(), tags, words);
+    prediction.fallback = true;
+  }
+  return prediction;
 }
 
 }  // namespace mpg

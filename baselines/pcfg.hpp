@@ -7,8 +7,10 @@
 //               the basic annotation of Klein & Manning 2003 (their Table 2), without their
 //               hand-made splits, tag splitting or lexicon: only a stand-in.
 // P(A -> B C | A) and P(D -> tag | D) are relative frequencies over all rules of their left-hand
-// side; P(TOP -> X) over the roots. Sentences the grammar cannot parse get predict_tree's flat
-// fallback tree (counted in PcfgParseSummary).
+// side; P(TOP -> X) over the roots. Backoff (the Stanford parser, being smoothed, always parses):
+// a sentence the grammar cannot parse is parsed with the most general grammar of the same trees,
+// the unannotated '@X' (h = 0) PCFG; only a sentence that one cannot parse either (an unknown tag)
+// gets predict_tree's flat fallback tree. TreePrediction::fallback marks both cases.
 #pragma once
 
 #include <string>
@@ -30,6 +32,8 @@ struct Pcfg {
   std::vector<double> log_probabilities;  // per rule id
   BinarizationOptions binarization;
   std::string fallback_label;
+  // The h = 0, unannotated PCFG of the same trees (empty when the grammar is that one already).
+  std::vector<Pcfg> backoff;
 };
 
 // From prepared trees (prepare_tree). Throws mpg::Error for no trees.

@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "baselines/simplex_qp_active_set.hpp"
+#include "baselines/simplex_qp_one_slack.hpp"
 #include "lib/base/error.hpp"
 #include "lib/metrics/cfg_hamming.hpp"
 
@@ -60,12 +60,9 @@ std::vector<double> train_svm_cfg(const Grammar& grammar, const std::vector<Pars
     for (const auto& [rule, count] : rule_counts(grammar, e.tags, e.gold)) gold_features[rule] += count / N;
   }
 
-  // Working set: cut c is w . g_c >= l_c - xi, g_c = mean(Phi(y_i) - Phi(ybar_i)), l_c = mean Delta;
-  // c = 0 is (0, 0). Dual as in baselines/structured_svm.cpp with slack weight W = C.
-  std::vector<Eigen::VectorXd> cuts{Eigen::VectorXd::Zero(R)};
-  std::vector<double> losses{0.0};
-  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(64, 64);
-  Eigen::VectorXd beta = Eigen::VectorXd::Ones(1);
+  // Working set (baselines/simplex_qp_one_slack.hpp) with slack weight C: cut c is
+  // w . g_c >= l_c - xi with g_c = mean_i(Phi(y_i) - Phi(ybar_i)), l_c = mean_i Delta(y_i, ybar_i).
+  OneSlackWorkingSet working_set(R, C);
   std::vector<double> w(static_cast<std::size_t>(R), 0.0);
   double dual = 0.0;
   SvmCfgSummary result;
@@ -85,8 +82,7 @@ std::vector<double> train_svm_cfg(const Grammar& grammar, const std::vector<Pars
     }
     const Eigen::Map<const Eigen::VectorXd> weights(w.data(), R);
     const double slack = std::max(0.0, mean_value - weights.dot(gold_features));
-    double working_slack = 0.0;
-    for (std::size_t c = 0; c < cuts.size(); ++c) working_slack = std::max(working_slack, losses[c] - weights.dot(cuts[c]));
+    const double working_slack = working_set.slack(weights);
     result.objective = 0.5 * weights.squaredNorm() + C * slack;
     result.dual_objective = dual;
     result.slack = slack;
@@ -96,28 +92,12 @@ std::vector<double> train_svm_cfg(const Grammar& grammar, const std::vector<Pars
     }
     if (result.iterations >= options.max_iterations) break;
     ++result.iterations;
-    if (slack > working_slack + 0.5 * options.epsilon) {
-      cuts.push_back(gold_features - violator);
-      losses.push_back(mean_loss);
-      const auto size = static_cast<Eigen::Index>(cuts.size());
-      if (size > gram.rows()) gram.conservativeResize(2 * gram.rows(), 2 * gram.cols());
-      for (Eigen::Index c = 0; c < size; ++c) {
-        const double product = cuts.back().dot(cuts[static_cast<std::size_t>(c)]);
-        gram(size - 1, c) = product;
-        gram(c, size - 1) = product;
-      }
-      beta.conservativeResize(size);
-      beta[size - 1] = 0.0;
-    }
-    const auto m = static_cast<Eigen::Index>(cuts.size());
-    const Eigen::VectorXd l = Eigen::Map<const Eigen::VectorXd>(losses.data(), m);
-    solve_simplex_qp_active_set(gram.topLeftCorner(m, m), -l / C, beta, kQpTolerance * options.epsilon / C, kQpIterations);
-    Eigen::VectorXd next = Eigen::VectorXd::Zero(R);
-    for (Eigen::Index c = 0; c < m; ++c) next += (C * beta[c]) * cuts[static_cast<std::size_t>(c)];
-    for (Eigen::Index r = 0; r < R; ++r) w[static_cast<std::size_t>(r)] = next[r];
-    dual = C * beta.dot(l) - 0.5 * next.squaredNorm();
+    if (slack > working_slack + 0.5 * options.epsilon) working_set.add(gold_features - violator, mean_loss);
+    working_set.solve(kQpTolerance * options.epsilon, kQpIterations);
+    for (Eigen::Index r = 0; r < R; ++r) w[static_cast<std::size_t>(r)] = working_set.weights()[r];
+    dual = working_set.dual();
   }
-  result.constraints = static_cast<int>(cuts.size());
+  result.constraints = static_cast<int>(working_set.size());
   result.seconds = seconds_since(start_time);
   result.message = fmt::format("{} after {} iteration(s): objective {:.9g}, dual {:.9g}, slack {:.4g}, {} constraints",
                                result.converged ? "converged" : "iteration cap reached, not converged", result.iterations,

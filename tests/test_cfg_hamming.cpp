@@ -87,7 +87,7 @@ TEST_CASE("both best responses equal brute force over all binary trees (n <= 5)"
   CHECK(checked == 80);
 }
 
-TEST_CASE("the predictor's best response ignores the potentials", "[cfg_hamming]") {
+TEST_CASE("the CFG predictor's best response ignores the potentials", "[cfg_hamming]") {
   const mpg::Grammar g = mpg::Grammar::from_cnf_trees(mpg::testing::small_treebank());
   std::mt19937 rng(9);
   const std::vector<int> tags = {0, 1, 0, 0};

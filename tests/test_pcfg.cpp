@@ -62,10 +62,25 @@ TEST_CASE("the Markovized PCFG outputs plain treebank trees", "[pcfg]") {
   const mpg::Pcfg pcfg = mpg::train_pcfg(trees, mpg::pcfg_preset("markovized"));
   CHECK(pcfg.binarization.parent_annotation);
   CHECK(pcfg.binarization.horizontal == 2);
+  REQUIRE(pcfg.backoff.size() == 1);
+  CHECK(pcfg.backoff[0].binarization.horizontal == 0);
+  CHECK_FALSE(pcfg.backoff[0].binarization.parent_annotation);
   for (const auto& tree : trees) {
     const auto parse = mpg::pcfg_parse(pcfg, mpg::tags_of(tree), mpg::words_of(tree));
     CHECK_FALSE(parse.fallback);
     CHECK_FALSE(has_annotation(parse.tree));
     CHECK(parse.tree == tree);
   }
+}
+
+TEST_CASE("a sentence the annotated grammar cannot parse backs off to the '@X' PCFG", "[pcfg]") {
+  // NP^S -> DT NN and NP^VP -> NN NN only: the parent-annotated grammar has no NP^S over NN NN,
+  // the unannotated '@X' grammar does (NP -> NN NN).
+  const std::vector<mpg::PtbTree> trees = {bracketed("(S (NP (DT a) (NN b)) (VP (VBZ c) (NP (NN d) (NN e))))")};
+  const mpg::Pcfg pcfg = mpg::train_pcfg(trees, mpg::pcfg_preset("markovized"));
+  const auto parse = mpg::pcfg_parse(pcfg, {"NN", "NN", "VBZ", "DT", "NN"}, {"d", "e", "c", "a", "b"});
+  CHECK(parse.fallback);
+  CHECK(mpg::to_bracketed(parse.tree) == "(S (NP (NN d) (NN e)) (VP (VBZ c) (NP (DT a) (NN b))))");
+  const auto direct = mpg::pcfg_parse(pcfg, {"DT", "NN", "VBZ", "NN", "NN"}, {"a", "b", "c", "d", "e"});
+  CHECK_FALSE(direct.fallback);
 }

@@ -142,6 +142,7 @@ TEST_CASE("the split assigns whole documents by file number and ignores document
   CHECK(split.testa.size() == 1);
   CHECK(split.testb.size() == 2);
   CHECK(split.testb[0].document == "wsj_0009.mrg");
+  CHECK(split.train_all_lengths.size() == 4);  // files 1 and 11, both trees
   std::reverse(docs.begin(), docs.end());
   const auto again = mpg::split_ptb_sample(docs, options);
   REQUIRE(again.testb.size() == 2);
@@ -182,6 +183,7 @@ TEST_CASE("the NLTK sample: 199 files, 3,914 trees, and the split's sizes", "[pt
   CHECK(split.train.size() == 257);
   CHECK(split.testa.size() == 54);
   CHECK(split.testb.size() == 82);
+  CHECK(split.train_all_lengths.size() == 2585);  // every tree of the training documents
   for (const auto* part : {&split.train, &split.testa, &split.testb})
     for (const auto& s : *part) {
       CHECK(mpg::sentence_length(s.tree) >= 1);

@@ -292,6 +292,7 @@ PtbSplit split_ptb_sample(const std::vector<PtbDocument>& documents, const PtbSp
       ++split.trees;
       PtbTree prepared = prepare_tree(document->trees[t]);
       const std::size_t length = sentence_length(prepared);
+      if (part == PtbPart::train && length > 0) split.train_all_lengths.push_back({prepared, document->name, document->lines[t]});
       if (length == 0 || length > options.max_length) {
         ++split.too_long;
         continue;

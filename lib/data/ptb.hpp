@@ -93,6 +93,10 @@ struct PtbSentence {
 
 struct PtbSplit {
   std::vector<PtbSentence> train, testa, testb;
+  // Every tree of the training documents, of any length (at least one word): the treebank that a
+  // grammar's rule set and the PCFG stand-ins are read from (the Stanford parser of Table XIV was
+  // trained on all of sections 2-21; 257 short sentences leave many test sentences unparsable).
+  std::vector<PtbSentence> train_all_lengths;
   std::size_t trees = 0;    // read, before the length filter
   std::size_t too_long = 0; // dropped by the length filter (or with no words at all)
 };

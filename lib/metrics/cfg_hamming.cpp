@@ -13,7 +13,8 @@ namespace mpg {
 namespace {
 
 // |a ∩ b| of two sorted multisets.
-int multiset_overlap(const std::vector<int>& a, const std::vector<int>& b) {
+template <class T>
+int sorted_overlap(const std::vector<T>& a, const std::vector<T>& b) {
   int shared = 0;
   std::size_t i = 0, j = 0;
   while (i < a.size() && j < b.size()) {
@@ -64,7 +65,7 @@ ConstituentMatch match_parses(const Grammar& grammar, const CnfParse& a, const C
     const std::vector<int>& mine = grammar.constituents(node.label);
     match.first += static_cast<double>(mine.size());
     const int other = label_at[span_index(static_cast<std::size_t>(node.start), static_cast<std::size_t>(node.end), n)];
-    if (other >= 0) match.shared += multiset_overlap(mine, grammar.constituents(other));
+    if (other >= 0) match.shared += sorted_overlap(mine, grammar.constituents(other));
   }
   return match;
 }
@@ -175,20 +176,7 @@ std::size_t word_count(const PtbTree& tree) {
 double multiset_intersection(std::vector<LabeledSpan>& a, std::vector<LabeledSpan>& b) {
   std::sort(a.begin(), a.end());
   std::sort(b.begin(), b.end());
-  double shared = 0.0;
-  std::size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    if (a[i] < b[j]) {
-      ++i;
-    } else if (b[j] < a[i]) {
-      ++j;
-    } else {
-      shared += 1.0;
-      ++i;
-      ++j;
-    }
-  }
-  return shared;
+  return sorted_overlap(a, b);
 }
 
 bool evalb_deleted(const std::string& label) {
