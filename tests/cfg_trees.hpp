@@ -11,6 +11,7 @@
 #include "lib/data/ptb.hpp"
 #include "lib/game/game.hpp"
 #include "lib/models/cfg.hpp"
+#include "tests/brute_force.hpp"
 
 namespace mpg::testing {
 
@@ -80,23 +81,10 @@ inline std::vector<int> random_parsable_tags(const Grammar& grammar, int n, std:
   }
 }
 
-// A random mixed strategy over 1..max_support distinct parses.
-inline MixedStrategy<CnfParse> random_parse_strategy(const std::vector<CnfParse>& all, std::mt19937& rng,
-                                                     std::size_t max_support = 4) {
-  std::vector<std::size_t> order(all.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::shuffle(order.begin(), order.end(), rng);
-  const std::size_t size = std::uniform_int_distribution<std::size_t>(1, std::min(max_support, all.size()))(rng);
-  std::uniform_real_distribution<double> u(0.05, 1.0);
-  MixedStrategy<CnfParse> s;
-  double total = 0.0;
-  for (std::size_t i = 0; i < size; ++i) {
-    s.actions.push_back(all[order[i]]);
-    s.probabilities.push_back(u(rng));
-    total += s.probabilities.back();
-  }
-  for (double& p : s.probabilities) p /= total;
-  return s;
+// A random mixed strategy over 1..4 distinct parses (tests/brute_force.hpp's random_strategy).
+inline MixedStrategy<CnfParse> random_parse_strategy(const std::vector<CnfParse>& all, std::mt19937& rng) {
+  const std::size_t support = std::uniform_int_distribution<std::size_t>(1, 4)(rng);
+  return random_strategy(all, support, rng);
 }
 
 inline std::vector<double> random_weights(std::size_t size, std::mt19937& rng, double scale = 1.0) {

@@ -18,19 +18,6 @@ using mpg::CnfParse;
 using mpg::ParseScore;
 using mpg::testing::bracketed;
 
-double against_adversary(const mpg::CfgHammingGame& game, const CnfParse& row, const mpg::MixedStrategy<CnfParse>& q) {
-  double v = 0.0;
-  for (std::size_t j = 0; j < q.size(); ++j) v += q.probabilities[j] * game.payoff(row, q.actions[j]);
-  return v;
-}
-
-double against_predictor(const mpg::CfgHammingGame& game, const CnfParse& column, const mpg::MixedStrategy<CnfParse>& p) {
-  double v = 0.0;
-  for (std::size_t j = 0; j < p.size(); ++j) v += p.probabilities[j] * game.payoff(p.actions[j], column);
-  return v;
-}
-
-
 mpg::EvalbCounts evalb(const char* gold, const char* test) { return mpg::evalb_counts(bracketed(gold), bracketed(test)); }
 
 }  // namespace
@@ -71,15 +58,15 @@ TEST_CASE("both best responses equal brute force over all binary trees (n <= 5)"
         const auto p = mpg::testing::random_parse_strategy(all, rng);
         double best_row = -1e300, best_column = 1e300;
         for (const auto& y : all) {
-          best_row = std::max(best_row, against_adversary(game, y, q));
-          best_column = std::min(best_column, against_predictor(game, y, p));
+          best_row = std::max(best_row, mpg::testing::predictor_value_of<CnfParse>(game, y, q));
+          best_column = std::min(best_column, mpg::testing::adversary_value_of<CnfParse>(game, y, p));
         }
         const auto row = game.predictor_best_response(q);
         const auto column = game.adversary_best_response(p);
         CHECK(row.value == Approx(best_row).margin(1e-10));
-        CHECK(against_adversary(game, row.action, q) == Approx(best_row).margin(1e-10));
+        CHECK(mpg::testing::predictor_value_of<CnfParse>(game, row.action, q) == Approx(best_row).margin(1e-10));
         CHECK(column.value == Approx(best_column).margin(1e-10));
-        CHECK(against_predictor(game, column.action, p) == Approx(best_column).margin(1e-10));
+        CHECK(mpg::testing::adversary_value_of<CnfParse>(game, column.action, p) == Approx(best_column).margin(1e-10));
         CHECK(game.is_legal_adversary_action(column.action));
         CHECK(game.is_legal_predictor_action(row.action));
         ++checked;
