@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "lib/base/error.hpp"
-#include "baselines/simplex_qp_active_set.hpp"
+#include "baselines/simplex_qp_one_slack.hpp"
 
 namespace mpg {
 namespace {
@@ -170,17 +170,10 @@ StructuredSvmModel train_structured_svm(const SparseRowMatrix& features,
   // SVM^perf's scaling (header): Psi(ybar) = psi_scale sum_i ybar_i x_i, slack weight W = 100 C.
   const double psi_scale = 0.5 / static_cast<double>(n);
   const double W = kSlackWeightPerC * C;
-  // Working set: constraint c is w . g_c >= l_c - xi with g_c = Psi(y) - Psi(ybar_c) and
-  // l_c = Delta(ybar_c, y); c = 0 is g = 0, l = 0 (xi >= 0). With Gram matrix G and alpha = W beta,
-  // the dual  max_{alpha >= 0, sum alpha = W} alpha . l - 1/2 ||sum_c alpha_c g_c||^2  is
-  //     W * min_{beta in simplex} 1/2 beta^T (W G) beta - l . beta   (times -1),
-  // and w = W sum_c beta_c g_c.
+  // Working set (baselines/simplex_qp_one_slack.hpp): cut c is w . g_c >= l_c - xi with
+  // g_c = Psi(y) - Psi(ybar_c) and l_c = Delta(ybar_c, y).
   const Eigen::Index dim = features.cols();
-  std::vector<Eigen::VectorXd> cuts{Eigen::VectorXd::Zero(dim)};
-  std::vector<double> losses{0.0};
-  // Gram matrix G of the cuts in the top-left corner of a buffer whose capacity doubles.
-  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(64, 64);
-  Eigen::VectorXd beta = Eigen::VectorXd::Ones(1);
+  OneSlackWorkingSet working_set(dim, W);
   Eigen::VectorXd w = Eigen::VectorXd::Zero(dim);
   double dual = 0.0;
   bool qp_converged = true;
@@ -193,9 +186,7 @@ StructuredSvmModel train_structured_svm(const SparseRowMatrix& features,
     const LossAugmentedLabelling worst = most_violated_labelling(scores, labels, loss, options.k);
     // xi(w) = max(0, max_ybar Delta(ybar, y) - w . (Psi(y) - Psi(ybar))).
     const double slack = std::max(0.0, worst.value - signs.dot(scores));
-    double working_slack = 0.0;
-    for (std::size_t c = 0; c < cuts.size(); ++c)
-      working_slack = std::max(working_slack, losses[c] - w.dot(cuts[c]));
+    const double working_slack = working_set.slack(w);
     result.objective = 0.5 * w.squaredNorm() + W * slack;
     result.dual_objective = dual;
     result.slack = slack;
@@ -215,34 +206,18 @@ StructuredSvmModel train_structured_svm(const SparseRowMatrix& features,
       Eigen::VectorXd coefficients(static_cast<Eigen::Index>(n));
       for (std::size_t i = 0; i < n; ++i)
         coefficients[static_cast<Eigen::Index>(i)] = 2.0 * (labels[i] - worst.labels[i]);
-      cuts.push_back(psi_scale * (features.transpose() * coefficients));
-      losses.push_back(worst.loss);
-      const auto size = static_cast<Eigen::Index>(cuts.size());
-      if (size > gram.rows()) gram.conservativeResize(2 * gram.rows(), 2 * gram.cols());
-      for (Eigen::Index c = 0; c < size; ++c) {
-        const double product = cuts.back().dot(cuts[static_cast<std::size_t>(c)]);
-        gram(size - 1, c) = product;
-        gram(c, size - 1) = product;
-      }
-      beta.conservativeResize(size);
-      beta[size - 1] = 0.0;
+      working_set.add(psi_scale * (features.transpose() * coefficients), worst.loss);
     }
-    const auto m = static_cast<Eigen::Index>(cuts.size());
-
     // The QP's KKT violation is in units of xi (its gradient is w . g_c - l_c), so the restricted
-    // duality gap is at most W times the tolerance. It is solved as min 1/2 beta^T G beta -
-    // (l / W) . beta, the same minimizer with gradient and violation divided by W.
-    const Eigen::VectorXd l = Eigen::Map<const Eigen::VectorXd>(losses.data(), m);
-    const SimplexQpSummary qp = solve_simplex_qp_active_set(gram.topLeftCorner(m, m), -l / W, beta,
-                                                            kQpTolerance * options.epsilon / W, kQpIterations);
+    // duality gap is at most W times the tolerance.
+    const SimplexQpSummary qp = working_set.solve(kQpTolerance * options.epsilon, kQpIterations);
     qp_violation = W * qp.violation;
     qp_converged = qp.converged;
     qp_iterations += qp.iterations;
-    w.setZero();
-    for (Eigen::Index c = 0; c < m; ++c) w += (W * beta[c]) * cuts[static_cast<std::size_t>(c)];
-    dual = W * beta.dot(l) - 0.5 * w.squaredNorm();
+    w = working_set.weights();
+    dual = working_set.dual();
   }
-  result.constraints = static_cast<int>(cuts.size());
+  result.constraints = static_cast<int>(working_set.size());
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   result.message = fmt::format(

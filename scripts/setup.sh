@@ -18,6 +18,7 @@ packages=(
   libtbb-dev             # parallel loops in the harness
   zlib1g-dev             # gzipped data files (LIBSVM .t.gz, CoNLL-2003)
   liblzma-dev            # xz-compressed data files (LETOR)
+  libzip-dev             # zip archives of data (the NLTK Penn Treebank sample, treebank.zip)
   gnuplot-nox            # figures (run_all.sh plots Figure 8; not needed by the build or tests)
   time                   # /usr/bin/time -v for memory figures in bench/
   jq                     # bench/adult_test_games.sh

@@ -67,17 +67,18 @@ inline double brute_force_adversary_value(const Game<BinaryAction>& game, std::s
   return best;
 }
 
-// Expected payoff of a pure predictor action against a mixed adversary, and vice versa.
-inline double predictor_value_of(const Game<BinaryAction>& game, const BinaryAction& a,
-                                 const MixedStrategy<BinaryAction>& adversary) {
+// Expected payoff of a pure predictor action against a mixed adversary, and vice versa (any
+// action type).
+template <class Action>
+double predictor_value_of(const Game<Action>& game, const Action& a, const MixedStrategy<Action>& adversary) {
   double v = 0.0;
   for (std::size_t j = 0; j < adversary.size(); ++j)
     v += adversary.probabilities[j] * game.payoff(a, adversary.actions[j]);
   return v;
 }
 
-inline double adversary_value_of(const Game<BinaryAction>& game, const BinaryAction& a,
-                                 const MixedStrategy<BinaryAction>& predictor) {
+template <class Action>
+double adversary_value_of(const Game<Action>& game, const Action& a, const MixedStrategy<Action>& predictor) {
   double v = 0.0;
   for (std::size_t j = 0; j < predictor.size(); ++j)
     v += predictor.probabilities[j] * game.payoff(predictor.actions[j], a);
@@ -96,14 +97,14 @@ inline Eigen::MatrixXd full_payoff_matrix(const Game<BinaryAction>& game, std::s
 }
 
 // A random mixed strategy over `support` distinct legal actions, with random weights.
-inline MixedStrategy<BinaryAction> random_strategy(const std::vector<BinaryAction>& legal,
-                                                   std::size_t support, std::mt19937& rng) {
+template <class Action>
+MixedStrategy<Action> random_strategy(const std::vector<Action>& legal, std::size_t support, std::mt19937& rng) {
   std::vector<std::size_t> index(legal.size());
   for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
   std::shuffle(index.begin(), index.end(), rng);
   support = std::min(support, legal.size());
   std::exponential_distribution<double> weight(1.0);
-  MixedStrategy<BinaryAction> s;
+  MixedStrategy<Action> s;
   double total = 0.0;
   for (std::size_t j = 0; j < support; ++j) {
     s.actions.push_back(legal[index[j]]);
