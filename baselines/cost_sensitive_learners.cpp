@@ -14,6 +14,22 @@ void check_label(int label, std::size_t label_count) {
   }
 }
 
+// The learner's options with this training's C and class weights (c_+, 1).
+template <typename Options>
+Options with_costs(Options options, double C, double positive_weight) {
+  options.C = C;
+  options.positive_weight = positive_weight;
+  options.negative_weight = 1.0;
+  return options;
+}
+
+// The label's previous model if a warm start is asked for and there is one.
+template <typename Model>
+const Model* warm_start_of(const std::map<int, Model>& last, int label, bool warm) {
+  const auto previous = last.find(label);
+  return warm && previous != last.end() ? &previous->second : nullptr;
+}
+
 void count(LearnerStatistics& statistics, bool converged, long iterations, double seconds) {
   ++statistics.trainings;
   if (!converged) ++statistics.not_converged;
@@ -49,14 +65,9 @@ TrainedScores LinearCostSensitiveLearner::train(int label, double positive_weigh
   TrainedScores out;
   Eigen::VectorXd w;
   if (options_.kind == LinearLearnerKind::linear_svm) {
-    WeightedSvmOptions o = options_.svm;
-    o.C = C;
-    o.positive_weight = positive_weight;
-    o.negative_weight = 1.0;
     WeightedSvmSummary summary;
-    const auto previous = last_svm_.find(label);
-    const WeightedSvmModel* start = warm && previous != last_svm_.end() ? &previous->second : nullptr;
-    WeightedSvmModel model = train_weighted_svm(data_.train, labels, o, &summary, start);
+    WeightedSvmModel model = train_weighted_svm(data_.train, labels, with_costs(options_.svm, C, positive_weight),
+                                                &summary, warm_start_of(last_svm_, label, warm));
     count(statistics_, summary.converged, summary.passes, summary.seconds);
     out.converged = summary.converged;
     w = model.weights;
@@ -66,17 +77,13 @@ TrainedScores LinearCostSensitiveLearner::train(int label, double positive_weigh
       problem_ = std::make_unique<LiblinearProblem>(data_.train, labels);
       problem_label_ = label;
     }
-    LiblinearOptions o = options_.liblinear;
+    LiblinearOptions o = with_costs(options_.liblinear, C, positive_weight);
     o.solver = options_.kind == LinearLearnerKind::logistic ? LiblinearSolver::logistic_regression
                                                             : LiblinearSolver::hinge_svm_dual;
-    o.C = C;
-    o.positive_weight = positive_weight;
-    o.negative_weight = 1.0;
     LiblinearSummary summary;
-    const auto previous = last_weights_.find(label);
-    const bool use_warm = warm && o.solver == LiblinearSolver::logistic_regression &&
-                          previous != last_weights_.end();
-    w = train_liblinear(*problem_, o, &summary, use_warm ? &previous->second : nullptr);
+    // LIBLINEAR accepts a start point for -s 0 only.
+    w = train_liblinear(*problem_, o, &summary,
+                        warm_start_of(last_weights_, label, warm && o.solver == LiblinearSolver::logistic_regression));
     count(statistics_, summary.converged, summary.iterations, summary.seconds);
     out.converged = summary.converged;
     last_weights_[label] = w;
@@ -99,15 +106,10 @@ KernelCostSensitiveLearner::KernelCostSensitiveLearner(const Eigen::MatrixXd& tr
 
 TrainedScores KernelCostSensitiveLearner::train(int label, double positive_weight, double C, bool warm) {
   check_label(label, train_labels_.size());
-  KernelSvmOptions o = options_;
-  o.C = C;
-  o.positive_weight = positive_weight;
-  o.negative_weight = 1.0;
   KernelSvmSummary summary;
-  const auto previous = last_.find(label);
-  const KernelSvmModel* start = warm && previous != last_.end() ? &previous->second : nullptr;
-  KernelSvmModel model =
-      train_kernel_svm(gram_, train_labels_[static_cast<std::size_t>(label)], o, &summary, start);
+  KernelSvmModel model = train_kernel_svm(gram_, train_labels_[static_cast<std::size_t>(label)],
+                                          with_costs(options_, C, positive_weight), &summary,
+                                          warm_start_of(last_, label, warm));
   count(statistics_, summary.converged, summary.iterations, summary.seconds);
   TrainedScores out;
   out.converged = summary.converged;

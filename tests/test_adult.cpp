@@ -3,7 +3,6 @@
 // the rows of LIBSVM's a1a, a3a and a4a (train and test parts together) as multisets.
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -12,6 +11,7 @@
 #include "lib/base/error.hpp"
 #include "lib/data/adult.hpp"
 #include "lib/data/libsvm.hpp"
+#include "tests/shared_data.hpp"
 #include "tests/temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -32,17 +32,7 @@ std::vector<long> indices_of(const LibsvmData& data, long i) {
 }
 
 std::string adult_error(const std::string& path) {
-  try {
-    (void)read_adult(path);
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  return "";
-}
-
-std::string data_directory() {
-  if (const char* dir = std::getenv("MPG_DATA_DIR"); dir != nullptr && *dir != '\0') return dir;
-  return std::string(MPG_SOURCE_DIR) + "/../shared/datasets";
+  return mpg::testing::input_error_of([&] { (void)read_adult(path); });
 }
 
 // (label, indices) -> count over every row of `data`.
@@ -100,7 +90,7 @@ TEST_CASE("read_adult names the file and line of bad records", "[adult]") {
 }
 
 TEST_CASE("the Adult encoding reproduces LIBSVM a1a, a3a and a4a from adult.data", "[adult]") {
-  const fs::path folder = fs::path(data_directory()) / "adult";
+  const fs::path folder = fs::path(mpg::testing::shared_data_directory()) / "adult";
   if (!fs::exists(folder / "adult.data.gz") || !fs::exists(folder / "a3a")) {
     WARN("skipped: the Adult files are not in " << folder.string());
     return;

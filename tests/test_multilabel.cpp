@@ -4,13 +4,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "lib/base/error.hpp"
 #include "lib/data/multilabel.hpp"
+#include "tests/shared_data.hpp"
 #include "tests/temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -21,20 +21,8 @@ using Catch::Matchers::StartsWith;
 
 namespace {
 
-template <typename Read>
-std::string error_of(Read read) {
-  try {
-    read();
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  return "";
-}
-
-std::string data_directory() {
-  if (const char* dir = std::getenv("MPG_DATA_DIR"); dir != nullptr && *dir != '\0') return dir;
-  return std::string(MPG_SOURCE_DIR) + "/../shared/datasets";
-}
+using mpg::testing::input_error_of;
+using mpg::testing::shared_data_directory;
 
 // Smallest and largest label frequency in percent.
 std::pair<double, double> frequency_range(const MultilabelData& data) {
@@ -66,15 +54,15 @@ TEST_CASE("read_mulan_csv splits features and label columns", "[multilabel]") {
   CHECK(data.labels == std::vector<std::vector<int>>{{1, 0}, {0, 1}});
   CHECK(data.source_lines == std::vector<long>{1, 3});
 
-  CHECK_THAT(error_of([&] { (void)read_mulan_csv(dir.write("a", "1,0,1\n1,0\n"), options); }),
+  CHECK_THAT(input_error_of([&] { (void)read_mulan_csv(dir.write("a", "1,0,1\n1,0\n"), options); }),
              StartsWith(dir.file("a") + ":2: expected 3 comma-separated fields"));
-  CHECK_THAT(error_of([&] { (void)read_mulan_csv(dir.write("b", "1,0,1\nx,1,0\n"), options); }),
+  CHECK_THAT(input_error_of([&] { (void)read_mulan_csv(dir.write("b", "1,0,1\nx,1,0\n"), options); }),
              StartsWith(dir.file("b") + ":2: feature 1 is not a finite number: \"x\""));
-  CHECK_THAT(error_of([&] { (void)read_mulan_csv(dir.write("c", "1,1,0.5\n"), options); }),
+  CHECK_THAT(input_error_of([&] { (void)read_mulan_csv(dir.write("c", "1,1,0.5\n"), options); }),
              Contains("label 2 must be 0 or 1"));
-  CHECK_THAT(error_of([&] { (void)read_mulan_csv(dir.write("d", "1,0\n"), options); }),
+  CHECK_THAT(input_error_of([&] { (void)read_mulan_csv(dir.write("d", "1,0\n"), options); }),
              Contains("leave no feature"));
-  CHECK_THAT(error_of([&] { (void)read_mulan_csv(dir.write("e", "\n"), options); }), Contains("no examples"));
+  CHECK_THAT(input_error_of([&] { (void)read_mulan_csv(dir.write("e", "\n"), options); }), Contains("no examples"));
   options.labels = 0;
   CHECK_THROWS_AS(read_mulan_csv(path, options), Error);
 }
@@ -92,23 +80,23 @@ TEST_CASE("read_multilabel_svm reads label lists and sparse features", "[multila
   CHECK(data.features.coeff(1, 2) == 2.0);
   CHECK(data.labels == std::vector<std::vector<int>>{{1, 0, 0}, {0, 0, 1}, {1, 0, 0}});
 
-  CHECK_THAT(error_of([&] { (void)read_multilabel_svm(dir.write("a", "0,3 1:1\n"), options); }),
+  CHECK_THAT(input_error_of([&] { (void)read_multilabel_svm(dir.write("a", "0,3 1:1\n"), options); }),
              StartsWith(dir.file("a") + ":1: label id must be an integer in [0, 3), got \"3\""));
-  CHECK_THAT(error_of([&] { (void)read_multilabel_svm(dir.write("b", "0 1:1\n1,1 2:1\n"), options); }),
+  CHECK_THAT(input_error_of([&] { (void)read_multilabel_svm(dir.write("b", "0 1:1\n1,1 2:1\n"), options); }),
              StartsWith(dir.file("b") + ":2: label id 1 repeated"));
-  CHECK_THAT(error_of([&] { (void)read_multilabel_svm(dir.write("c", "0 2:1 1:1\n"), options); }),
+  CHECK_THAT(input_error_of([&] { (void)read_multilabel_svm(dir.write("c", "0 2:1 1:1\n"), options); }),
              Contains("feature indices must be increasing"));
-  CHECK_THAT(error_of([&] { (void)read_multilabel_svm(dir.write("d", "0 0:1\n"), options); }),
+  CHECK_THAT(input_error_of([&] { (void)read_multilabel_svm(dir.write("d", "0 0:1\n"), options); }),
              Contains("expected <index>:<value>"));
-  CHECK_THAT(error_of([&] { (void)read_multilabel_svm(dir.write("e", "0 1:nan\n"), options); }),
+  CHECK_THAT(input_error_of([&] { (void)read_multilabel_svm(dir.write("e", "0 1:nan\n"), options); }),
              Contains("not a finite number"));
 }
 
 TEST_CASE("the shared multilabel files have the sizes and label frequencies of Table 2.2", "[multilabel]") {
-  const fs::path mulan = fs::path(data_directory()) / "multilabel_mulan";
-  const fs::path toolbox = fs::path(data_directory()) / "multilabel_mlc_toolbox";
+  const fs::path mulan = fs::path(shared_data_directory()) / "multilabel_mulan";
+  const fs::path toolbox = fs::path(shared_data_directory()) / "multilabel_mlc_toolbox";
   if (!fs::exists(mulan / "scene-train.data.csv.gz") || !fs::exists(toolbox / "tmc2007-500.svm.xz")) {
-    WARN("skipped: the multilabel files are not in " << data_directory());
+    WARN("skipped: the multilabel files are not in " << shared_data_directory());
     return;
   }
   MultilabelReadOptions scene_options;

@@ -13,10 +13,15 @@
 namespace mpg {
 namespace {
 
-void check_label_count(const std::string& path, const MultilabelReadOptions& options) {
+// An empty result with L label vectors; throws for L < 1.
+MultilabelData empty_data(const std::string& path, const MultilabelReadOptions& options) {
   if (options.labels < 1) {
     throw Error(fmt::format("{}: the number of labels must be >= 1, got {}", path, options.labels));
   }
+  MultilabelData data;
+  data.path = path;
+  data.labels.assign(static_cast<std::size_t>(options.labels), {});
+  return data;
 }
 
 // The next blank-separated token of `rest`, consumed; empty at the end.
@@ -31,10 +36,7 @@ std::string_view next_token(std::string_view& rest) {
 }  // namespace
 
 MultilabelData read_mulan_csv(const std::string& path, const MultilabelReadOptions& options) {
-  check_label_count(path, options);
-  MultilabelData data;
-  data.path = path;
-  data.labels.assign(static_cast<std::size_t>(options.labels), {});
+  MultilabelData data = empty_data(path, options);
   text_rows::SparseRowBuilder builder(path, options.bias);
   std::vector<std::string_view> fields;
   std::size_t expected_fields = 0;
@@ -83,10 +85,7 @@ MultilabelData read_mulan_csv(const std::string& path, const MultilabelReadOptio
 }
 
 MultilabelData read_multilabel_svm(const std::string& path, const MultilabelReadOptions& options) {
-  check_label_count(path, options);
-  MultilabelData data;
-  data.path = path;
-  data.labels.assign(static_cast<std::size_t>(options.labels), {});
+  MultilabelData data = empty_data(path, options);
   text_rows::SparseRowBuilder builder(path, options.bias);
   std::vector<std::string_view> ids;
   {
