@@ -213,6 +213,38 @@ Gap duality_gap(const Problem& p, double b, const Eigen::VectorXd& alpha, const 
   return g;
 }
 
+// argmin_b b^2 / (2 s^2) + sum_i U_i max(0, 1 - y_i (w . x_i + b)) for a fixed w: the objective
+// is convex and piecewise quadratic in b with breakpoints y_i - w . x_i; its derivative
+// b / s^2 - sum_{i violated} U_i y_i increases in b, so the root is found by one sorted sweep.
+double best_offset(const Problem& p, const Eigen::VectorXd& w) {
+  const double s2 = p.scale * p.scale;
+  // Example i is violated (1 - y_i (f_i + b) > 0) for b < 1 - f_i if positive, b > -1 - f_i if
+  // negative. At b = -infinity every negative is violated, no positive.
+  std::vector<std::pair<double, double>> events;  // (breakpoint, change of sum U_i y_i when b passes it)
+  double slope_sum = 0.0;                          // sum over violated i of U_i y_i
+  for (long i = 0; i < p.n; ++i) {
+    const double f = row_dot(p, i, w);
+    if (p.sign[i] > 0.0) {
+      slope_sum += p.upper[i];  // violated for small b
+      events.emplace_back(1.0 - f, -p.upper[i]);
+    } else {
+      events.emplace_back(-1.0 - f, -p.upper[i]);  // becomes violated: adds U_i * (-1)
+    }
+  }
+  // Positives start violated; at -infinity every positive is violated and no negative is.
+  std::sort(events.begin(), events.end());
+  double previous = -kInfinity;
+  for (const auto& [at, change] : events) {
+    // On (previous, at) the derivative is b / s^2 - slope_sum: its root, if inside, is the answer.
+    const double root = s2 * slope_sum;
+    if (root <= at && root >= previous) return root;
+    if (root < previous) return previous;  // the derivative jumped over 0 at a breakpoint
+    slope_sum += change;
+    previous = at;
+  }
+  return std::max(s2 * slope_sum, previous);
+}
+
 }  // namespace
 
 WeightedSvmModel train_weighted_svm(const SparseRowMatrix& features, const std::vector<int>& labels,
@@ -342,6 +374,16 @@ WeightedSvmModel train_weighted_svm(const SparseRowMatrix& features, const std::
     w = std::move(best.w);
     b = best.b;
     gap = best.g;
+  }
+  if (!s.converged && p.scale > 0.0) {
+    // Stopped by a cap: at least make b the best offset for the returned w (the primal can only
+    // improve, the dual bound stays).
+    const double repaired = best_offset(p, w);
+    const Gap g = duality_gap(p, repaired, alpha, w);
+    if (g.primal < gap.primal) {
+      b = repaired;
+      gap.primal = g.primal;
+    }
   }
 
   WeightedSvmModel model;

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 #include <tuple>
@@ -274,4 +275,42 @@ TEST_CASE("run_cost_grid trains every (label, t, C) in order, requests warm star
   bad.costs = {2.0};
   CHECK_THROWS_AS(run_cost_grid(learner, validation_labels, test_labels, bad), Error);
   CHECK_THROWS_AS(run_cost_grid(learner, validation_labels, {test_labels[0]}, grid_options), Error);
+}
+
+TEST_CASE("a grid survives its JSON round trip", "[f_measure_reduction]") {
+  GridEvaluation grid;
+  grid.label_count = 2;
+  grid.trainings = 3;
+  grid.not_converged = 1;
+  grid.seconds = 0.5;
+  ModelEvaluation m = model(1, 0.3, 0.25, {1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15, 16});
+  m.gamma = 0.125;
+  m.converged = false;
+  grid.models.push_back(m);
+  m.threshold = std::numeric_limits<double>::infinity();
+  grid.models.push_back(m);
+  PooledEvaluation p;
+  p.t = 1.9;
+  p.C = 64.0;
+  p.threshold = -0.75;
+  p.validation = {3, 2, 1, 0};
+  p.test_thresholded = {7, 7, 7, 7};
+  grid.pooled.push_back(p);
+  const GridEvaluation back = grid_from_json(nlohmann::json::parse(grid_to_json(grid).dump()));
+  CHECK(back.label_count == 2);
+  CHECK(back.trainings == 3);
+  CHECK(back.not_converged == 1);
+  REQUIRE(back.models.size() == 2);
+  CHECK(back.models[0].label == 1);
+  CHECK(back.models[0].t == 0.3);
+  CHECK(back.models[0].gamma == 0.125);
+  CHECK(back.models[0].threshold == 0.25);
+  CHECK_FALSE(back.models[0].converged);
+  CHECK(back.models[0].test_thresholded == Confusion{13, 14, 15, 16});
+  CHECK(back.models[1].threshold == std::numeric_limits<double>::infinity());
+  REQUIRE(back.pooled.size() == 1);
+  CHECK(back.pooled[0].threshold == -0.75);
+  CHECK(back.pooled[0].validation == Confusion{3, 2, 1, 0});
+  CHECK(back.pooled[0].test_thresholded == Confusion{7, 7, 7, 7});
+  CHECK_THROWS_AS(grid_from_json(nlohmann::json::parse(R"({"labels": 1})")), Error);
 }

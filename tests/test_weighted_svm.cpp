@@ -201,9 +201,17 @@ TEST_CASE("weighted SVM reports the pass cap and rejects bad input", "[weighted_
   WeightedSvmOptions capped = tight(64.0, 19.0, 100.0);
   capped.max_iterations = 1;
   WeightedSvmSummary summary;
-  (void)train_weighted_svm(x, y, capped, &summary);
+  const WeightedSvmModel stopped = train_weighted_svm(x, y, capped, &summary);
   CHECK_FALSE(summary.converged);
   CHECK(summary.status == "iteration cap");
+  // Stopped early, the offset is still the best one for the returned w.
+  const double at = primal(x, y, stopped.weights, 64.0, 19.0, 1.0);
+  CHECK(at == Approx(summary.primal).epsilon(1e-12));
+  for (const double delta : {-1e-3, 1e-3, -0.1, 0.1}) {
+    Eigen::VectorXd moved = stopped.weights;
+    moved[1] += delta / 100.0;
+    CHECK(primal(x, y, moved, 64.0, 19.0, 1.0) >= at - 1e-9);
+  }
 
   CHECK_THROWS_AS(train_weighted_svm(x, y, tight(0.0, 1.0, 100.0)), Error);
   CHECK_THROWS_AS(train_weighted_svm(x, y, tight(1.0, -1.0, 100.0)), Error);

@@ -425,3 +425,97 @@ GridEvaluation merge_grids(const std::vector<GridEvaluation>& grids) {
 }
 
 }  // namespace mpg
+
+namespace mpg {
+namespace {
+
+nlohmann::json counts_json(const Confusion& c) { return nlohmann::json::array({c.tp, c.fp, c.fn, c.tn}); }
+
+Confusion counts_from(const nlohmann::json& j) {
+  if (!j.is_array() || j.size() != 4) throw Error("grid JSON: confusion counts must be [tp, fp, fn, tn]");
+  return {j[0].get<long>(), j[1].get<long>(), j[2].get<long>(), j[3].get<long>()};
+}
+
+nlohmann::json threshold_json(double threshold) {
+  return std::isinf(threshold) ? nlohmann::json(nullptr) : nlohmann::json(threshold);
+}
+
+double threshold_from(const nlohmann::json& j) {
+  return j.is_null() ? std::numeric_limits<double>::infinity() : j.get<double>();
+}
+
+// The fields common to models and pooled entries, after the label (models only).
+template <typename Evaluation>
+void append_common(nlohmann::json& row, const Evaluation& e) {
+  row.push_back(e.t);
+  row.push_back(e.C);
+  row.push_back(e.gamma);
+  row.push_back(threshold_json(e.threshold));
+  row.push_back(counts_json(e.validation));
+  row.push_back(counts_json(e.test));
+  row.push_back(counts_json(e.validation_thresholded));
+  row.push_back(counts_json(e.test_thresholded));
+}
+
+template <typename Evaluation>
+void read_common(const nlohmann::json& row, std::size_t at, Evaluation& e) {
+  e.t = row.at(at).get<double>();
+  e.C = row.at(at + 1).get<double>();
+  e.gamma = row.at(at + 2).get<double>();
+  e.threshold = threshold_from(row.at(at + 3));
+  e.validation = counts_from(row.at(at + 4));
+  e.test = counts_from(row.at(at + 5));
+  e.validation_thresholded = counts_from(row.at(at + 6));
+  e.test_thresholded = counts_from(row.at(at + 7));
+}
+
+}  // namespace
+
+nlohmann::json grid_to_json(const GridEvaluation& grid) {
+  nlohmann::json out;
+  out["labels"] = grid.label_count;
+  out["trainings"] = grid.trainings;
+  out["not_converged"] = grid.not_converged;
+  out["seconds"] = grid.seconds;
+  out["models"] = nlohmann::json::array();
+  for (const ModelEvaluation& m : grid.models) {
+    nlohmann::json row = nlohmann::json::array({m.label});
+    append_common(row, m);
+    row.push_back(m.converged);
+    out["models"].push_back(std::move(row));
+  }
+  out["pooled"] = nlohmann::json::array();
+  for (const PooledEvaluation& p : grid.pooled) {
+    nlohmann::json row = nlohmann::json::array();
+    append_common(row, p);
+    out["pooled"].push_back(std::move(row));
+  }
+  return out;
+}
+
+GridEvaluation grid_from_json(const nlohmann::json& json) {
+  try {
+    GridEvaluation grid;
+    grid.label_count = json.at("labels").get<int>();
+    grid.trainings = json.at("trainings").get<long>();
+    grid.not_converged = json.at("not_converged").get<long>();
+    grid.seconds = json.at("seconds").get<double>();
+    for (const nlohmann::json& row : json.at("models")) {
+      ModelEvaluation m;
+      m.label = row.at(0).get<int>();
+      read_common(row, 1, m);
+      m.converged = row.at(9).get<bool>();
+      grid.models.push_back(m);
+    }
+    for (const nlohmann::json& row : json.at("pooled")) {
+      PooledEvaluation p;
+      read_common(row, 0, p);
+      grid.pooled.push_back(p);
+    }
+    return grid;
+  } catch (const nlohmann::json::exception& error) {
+    throw Error(std::string("grid JSON: ") + error.what());
+  }
+}
+
+}  // namespace mpg

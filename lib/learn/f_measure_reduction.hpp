@@ -36,6 +36,7 @@
 
 #include <Eigen/Dense>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <limits>
 #include <string>
 #include <vector>
@@ -181,8 +182,8 @@ struct CostGridOptions {
 
 struct GridEvaluation {
   int label_count = 0;
-  std::vector<ModelEvaluation> models;   // ordered by (label, t, C)
-  std::vector<PooledEvaluation> pooled;  // (t, C) trained for every label; ordered by (t, C)
+  std::vector<ModelEvaluation> models;   // ordered by (label, gamma, t, C)
+  std::vector<PooledEvaluation> pooled;  // (t, C) trained for every label; by (gamma, t, C)
   long trainings = 0;
   long not_converged = 0;
   double seconds = 0.0;
@@ -199,5 +200,13 @@ GridEvaluation run_cost_grid(CostSensitiveLearner& learner,
 
 // Concatenates grids of the same labels run at different gammas (RBF), for selection over gamma.
 GridEvaluation merge_grids(const std::vector<GridEvaluation>& grids);
+
+// A grid as JSON (the cache of one cell) and back: models and pooled entries as arrays of
+// [label,] t, C, gamma, threshold, then the confusion counts [tp, fp, fn, tn] of validation,
+// test, validation thresholded, test thresholded (and converged for models); a threshold of
+// +infinity ("predict none") is written as null. grid_from_json throws mpg::Error on a malformed
+// document.
+nlohmann::json grid_to_json(const GridEvaluation& grid);
+GridEvaluation grid_from_json(const nlohmann::json& json);
 
 }  // namespace mpg
