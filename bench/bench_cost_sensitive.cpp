@@ -105,7 +105,7 @@ const YeastPart* yeast_training_part() {
     if (!std::filesystem::exists(path)) return static_cast<YeastPart*>(nullptr);
     mpg::MultilabelReadOptions options;
     options.labels = 14;
-    const mpg::MultilabelData data = mpg::read_mulan_csv(path, options);
+    const mpg::MultilabelData data = mpg::read_multilabel_csv(path, options);
     const mpg::ContentSplit split = mpg::content_split(mpg::content_keys(data.features, data.labels, 1), 1.0 / 3.0);
     return new YeastPart{Eigen::MatrixXd(mpg::select_rows(data.features, split.kept)),
                          mpg::select_entries(data.labels[0], split.kept)};

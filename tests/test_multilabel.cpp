@@ -38,13 +38,13 @@ std::pair<double, double> frequency_range(const MultilabelData& data) {
 
 }  // namespace
 
-TEST_CASE("read_mulan_csv splits features and label columns", "[multilabel]") {
+TEST_CASE("read_multilabel_csv splits features and label columns", "[multilabel]") {
   TempDir dir("mulan");
   const std::string path = dir.write("x.csv", "0.5,0,-1.25,1,0\n\n2,3e-1,0,0,1\r\n");
   MultilabelReadOptions options;
   options.labels = 2;
   options.bias = 100.0;
-  const MultilabelData data = read_mulan_csv(path, options);
+  const MultilabelData data = read_multilabel_csv(path, options);
   REQUIRE(data.examples() == 2);
   CHECK(data.features.cols() == 4);
   CHECK(data.features.coeff(0, 0) == 0.5);
@@ -54,17 +54,17 @@ TEST_CASE("read_mulan_csv splits features and label columns", "[multilabel]") {
   CHECK(data.labels == std::vector<std::vector<int>>{{1, 0}, {0, 1}});
   CHECK(data.source_lines == std::vector<long>{1, 3});
 
-  CHECK_THAT(input_error_of([&] { (void)read_mulan_csv(dir.write("a", "1,0,1\n1,0\n"), options); }),
+  CHECK_THAT(input_error_of([&] { (void)read_multilabel_csv(dir.write("a", "1,0,1\n1,0\n"), options); }),
              StartsWith(dir.file("a") + ":2: expected 3 comma-separated fields"));
-  CHECK_THAT(input_error_of([&] { (void)read_mulan_csv(dir.write("b", "1,0,1\nx,1,0\n"), options); }),
+  CHECK_THAT(input_error_of([&] { (void)read_multilabel_csv(dir.write("b", "1,0,1\nx,1,0\n"), options); }),
              StartsWith(dir.file("b") + ":2: feature 1 is not a finite number: \"x\""));
-  CHECK_THAT(input_error_of([&] { (void)read_mulan_csv(dir.write("c", "1,1,0.5\n"), options); }),
+  CHECK_THAT(input_error_of([&] { (void)read_multilabel_csv(dir.write("c", "1,1,0.5\n"), options); }),
              Contains("label 2 must be 0 or 1"));
-  CHECK_THAT(input_error_of([&] { (void)read_mulan_csv(dir.write("d", "1,0\n"), options); }),
+  CHECK_THAT(input_error_of([&] { (void)read_multilabel_csv(dir.write("d", "1,0\n"), options); }),
              Contains("leave no feature"));
-  CHECK_THAT(input_error_of([&] { (void)read_mulan_csv(dir.write("e", "\n"), options); }), Contains("no examples"));
+  CHECK_THAT(input_error_of([&] { (void)read_multilabel_csv(dir.write("e", "\n"), options); }), Contains("no examples"));
   options.labels = 0;
-  CHECK_THROWS_AS(read_mulan_csv(path, options), Error);
+  CHECK_THROWS_AS(read_multilabel_csv(path, options), Error);
 }
 
 TEST_CASE("read_multilabel_svm reads label lists and sparse features", "[multilabel]") {
@@ -101,23 +101,23 @@ TEST_CASE("the shared multilabel files have the sizes and label frequencies of T
   }
   MultilabelReadOptions scene_options;
   scene_options.labels = 6;
-  const MultilabelData scene = read_mulan_csv((mulan / "scene-train.data.csv.gz").string(), scene_options);
+  const MultilabelData scene = read_multilabel_csv((mulan / "scene-train.data.csv.gz").string(), scene_options);
   CHECK(scene.examples() == 1211);
   CHECK(scene.features.cols() == 294);
   // Table 2.2: 13.6 / 22.8 (the thesis truncates 22.87).
   CHECK(frequency_range(scene).first == Approx(13.625).margin(1e-3));
   CHECK(frequency_range(scene).second == Approx(22.874).margin(1e-3));
-  CHECK(read_mulan_csv((mulan / "scene-test.data.csv.gz").string(), scene_options).examples() == 1196);
+  CHECK(read_multilabel_csv((mulan / "scene-test.data.csv.gz").string(), scene_options).examples() == 1196);
 
   MultilabelReadOptions yeast_options;
   yeast_options.labels = 14;
-  const MultilabelData yeast = read_mulan_csv((mulan / "yeast-train.data.csv.gz").string(), yeast_options);
+  const MultilabelData yeast = read_multilabel_csv((mulan / "yeast-train.data.csv.gz").string(), yeast_options);
   CHECK(yeast.examples() == 1500);
   CHECK(yeast.features.cols() == 103);
   // Table 2.2 prints 25.2 / 43.0; the file's labels range from 1.4 % to 75.2 %.
   CHECK(frequency_range(yeast).first == Approx(1.4).margin(1e-9));
   CHECK(frequency_range(yeast).second == Approx(75.2).margin(1e-9));
-  CHECK(read_mulan_csv((mulan / "yeast-test.data.csv.gz").string(), yeast_options).examples() == 917);
+  CHECK(read_multilabel_csv((mulan / "yeast-test.data.csv.gz").string(), yeast_options).examples() == 917);
 
   MultilabelReadOptions siam_options;
   siam_options.labels = 22;

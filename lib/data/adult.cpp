@@ -9,6 +9,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/lines.hpp"
 #include "lib/data/text_rows.hpp"
 
 namespace mpg {
@@ -70,7 +71,8 @@ LibsvmData read_adult(const std::string& path, const LibsvmReadOptions& options)
   std::vector<std::string_view> fields;
   {
     const std::string contents = read_file(path);
-    text_rows::for_each_line(contents, [&](long line_number, std::string_view line) {
+    for_each_line(contents, [&](long line_number, std::string_view raw_line) {
+      const std::string_view line = text_rows::trim(raw_line);
       if (line.empty() || line.front() == '|') return;
       text_rows::split(line, ',', fields);
       if (fields.size() != kFields) {

@@ -8,6 +8,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/lines.hpp"
 #include "lib/data/text_rows.hpp"
 
 namespace mpg {
@@ -35,14 +36,15 @@ std::string_view next_token(std::string_view& rest) {
 
 }  // namespace
 
-MultilabelData read_mulan_csv(const std::string& path, const MultilabelReadOptions& options) {
+MultilabelData read_multilabel_csv(const std::string& path, const MultilabelReadOptions& options) {
   MultilabelData data = empty_data(path, options);
   text_rows::SparseRowBuilder builder(path, options.bias);
   std::vector<std::string_view> fields;
   std::size_t expected_fields = 0;
   {
     const std::string contents = read_file(path);
-    text_rows::for_each_line(contents, [&](long line_number, std::string_view line) {
+    for_each_line(contents, [&](long line_number, std::string_view raw_line) {
+      const std::string_view line = text_rows::trim(raw_line);
       if (line.empty()) return;
       text_rows::split(line, ',', fields);
       if (expected_fields == 0) {
@@ -90,7 +92,8 @@ MultilabelData read_multilabel_svm(const std::string& path, const MultilabelRead
   std::vector<std::string_view> ids;
   {
     const std::string contents = read_file(path);
-    text_rows::for_each_line(contents, [&](long line_number, std::string_view line) {
+    for_each_line(contents, [&](long line_number, std::string_view raw_line) {
+      const std::string_view line = text_rows::trim(raw_line);
       if (line.empty()) return;
       std::string_view rest = line;
       std::string_view token = next_token(rest);
@@ -139,6 +142,14 @@ MultilabelData read_multilabel_svm(const std::string& path, const MultilabelRead
   if (data.source_lines.empty()) throw InputError(path, "no examples");
   data.features = builder.build(options.min_features);
   return data;
+}
+
+Eigen::MatrixXi label_matrix(const MultilabelData& data) {
+  Eigen::MatrixXi out(data.examples(), data.label_count());
+  for (long k = 0; k < data.label_count(); ++k) {
+    for (long i = 0; i < data.examples(); ++i) out(i, k) = data.labels[static_cast<std::size_t>(k)][static_cast<std::size_t>(i)];
+  }
+  return out;
 }
 
 }  // namespace mpg

@@ -1,11 +1,13 @@
-// Readers for multilabel data (Parambath's thesis ch. 2: Scene, Yeast, RCV1, Siam):
-//   mulan_csv:      MULAN data rows without the ARFF header: d numeric features then L label
+// Readers for multilabel data (Parambath's thesis ch. 2: Scene, Yeast, RCV1, Siam; the structured
+// AUC supplement's Yeast):
+//   multilabel_csv: MULAN data rows without the ARFF header: d numeric features then L label
 //                   columns of 0/1, comma-separated (scene: 294 + 6, yeast: 103 + 14);
 //   multilabel_svm: the LIBSVM multilabel layout "<l1>,<l2>,... <index>:<value> ..." with
 //                   0-based label ids and 1-based increasing feature indices; a line may have no
 //                   label (it then starts with a feature token) or no feature.
 #pragma once
 
+#include <Eigen/Dense>
 #include <Eigen/SparseCore>
 #include <string>
 #include <vector>
@@ -33,11 +35,14 @@ struct MultilabelReadOptions {
 // Throws mpg::InputError("<path>:<line>: <what>") on: missing or unreadable file, a row whose
 // field count differs from the first row's or leaves no feature, a feature that is not a finite
 // number, a label other than 0/1, or an empty file.
-MultilabelData read_mulan_csv(const std::string& path, const MultilabelReadOptions& options);
+MultilabelData read_multilabel_csv(const std::string& path, const MultilabelReadOptions& options);
 
 // Throws mpg::InputError on: missing or unreadable file, a label id that is not an integer in
 // [0, L) or repeated, a malformed "index:value" token, an index < 1, non-increasing indices, a
 // non-finite value, or an empty file.
 MultilabelData read_multilabel_svm(const std::string& path, const MultilabelReadOptions& options);
+
+// The labels as an n x L matrix of 0/1 (entry (i, k) = labels[k][i]).
+Eigen::MatrixXi label_matrix(const MultilabelData& data);
 
 }  // namespace mpg

@@ -1,6 +1,6 @@
-// Small pieces shared by the line-oriented readers of lib/data: line iteration with 1-based
-// numbers, blank trimming, comma splitting, strict number parsing, and a builder of the
-// row-major sparse feature matrix (with the optional constant bias column).
+// Small pieces shared by the line-oriented readers of lib/data (lines come from
+// lib/base/lines.hpp): blank trimming, comma splitting, strict number parsing, and a builder of
+// the row-major sparse feature matrix (with the optional constant bias column).
 #pragma once
 
 #include <Eigen/SparseCore>
@@ -15,18 +15,6 @@ using StorageIndex = FeatureMatrix::StorageIndex;
 
 // `text` without leading and trailing blanks (space, tab, carriage return).
 std::string_view trim(std::string_view text);
-
-// Calls visit(line_number, line) for every line of `text` (numbers from 1; the line without its
-// '\n' and trimmed of blanks; empty lines included).
-template <typename Visit>
-void for_each_line(std::string_view text, Visit visit) {
-  for (long number = 1; !text.empty(); ++number) {
-    const std::size_t newline = text.find('\n');
-    const std::string_view line = trim(text.substr(0, newline));
-    text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
-    visit(number, line);
-  }
-}
 
 // The fields of `line` separated by `separator`, each trimmed.
 void split(std::string_view line, char separator, std::vector<std::string_view>& fields);
