@@ -138,6 +138,10 @@ TEST_CASE("two_loop picks the minimum validation cost per actual cost, then the 
   CHECK(select_binary(models, options(FVariant::cost_sensitive, FSelection::two_loop, {0.2, 1.0})).t == 1.5);
   // The trained t values are the default actual costs.
   CHECK(select_binary(models, options(FVariant::cost_sensitive, FSelection::two_loop)).t == 1.5);
+  // Also for "T": actual costs 0.5, 1, 1.5 over the single t = 1 model.
+  const Choice plain_t = select_binary(models, options(FVariant::thresholded, FSelection::two_loop));
+  CHECK(plain_t.t == 1.0);
+  CHECK(plain_t.actual_cost == 0.5);  // equal F for every actual cost: the first one stays
   CHECK_THROWS_AS(select_binary(models, options(FVariant::cost_sensitive, FSelection::two_loop, {2.5})), Error);
 }
 

@@ -79,8 +79,8 @@ Choice select_from(const std::vector<const Evaluation*>& all, const SelectionOpt
 
   // two_loop (Algorithms 1-2 / 3-4).
   std::vector<double> actual = options.actual_costs;
-  if (actual.empty()) {
-    for (const Evaluation* e : candidates) actual.push_back(e->t);
+  if (actual.empty()) {  // every trained cost, also for the cost-insensitive variants
+    for (const Evaluation* e : all) actual.push_back(e->t);
     std::sort(actual.begin(), actual.end());
     actual.erase(std::unique(actual.begin(), actual.end()), actual.end());
   }

@@ -24,7 +24,8 @@
 //             "F_max" (the macro-F choices scored by pooled micro-F, Fan & Lin 2007).
 // Tie-breaks (never by the order of models or rows): higher validation F; then smaller C; then
 // smaller gamma; then t closer to 1; then smaller t. For two_loop the inner minimum cost breaks
-// ties the same way, and the outer loop keeps, among equal F, the model first by that order.
+// ties the same way, and the outer loop keeps, among equal F, the model first by that order
+// (one model chosen for several actual costs keeps the smallest of them).
 // A threshold tie inside one model keeps the higher threshold (lib/metrics/f_measure.hpp).
 //
 // Bracketing (thesis §2.5.4): F is unimodal in the cost, so instead of all of the t grid,
@@ -102,7 +103,8 @@ struct SelectionOptions {
   double beta = 1.0;
   // F when a label has no positive and none is predicted (lib/metrics/f_measure.hpp).
   double empty_f = 1.0;
-  // two_loop: the actual costs t_a of the outer loop (empty: the trained t values).
+  // two_loop: the actual costs t_a of the outer loop (empty: every t value among the models,
+  // also for "-" and "T", whose inner loop then chooses among the t = 1 models only).
   std::vector<double> actual_costs;
 };
 
