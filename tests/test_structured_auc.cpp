@@ -13,7 +13,7 @@
 #include <functional>
 
 #include "lib/base/error.hpp"
-#include "lib/data/multilabel_csv.hpp"
+#include "lib/data/multilabel.hpp"
 #include "lib/harness/experiment.hpp"
 #include "lib/models/structured_auc.hpp"
 #include "tests/temp_dir.hpp"
@@ -240,9 +240,14 @@ TEST_CASE("the constraint matrix of (7) is totally unimodular (n = 3, all square
 
 TEST_CASE("multi-label CSV rows: features, labels and errors", "[structured_auc]") {
   mpg::testing::TempDir dir("multilabel");
-  const auto data = mpg::read_multilabel_csv(dir.write("ok.csv", "0.5,-1,1,0\n2,3e-1,0,1\n\n"), 2);
-  CHECK(data.features == (Eigen::Matrix2d() << 0.5, -1, 2, 0.3).finished());
-  CHECK(data.labels == (Eigen::Matrix2i() << 1, 0, 0, 1).finished());
+  auto labels = [](int count) {
+    mpg::MultilabelReadOptions options;
+    options.labels = count;
+    return options;
+  };
+  const auto data = mpg::read_multilabel_csv(dir.write("ok.csv", "0.5,-1,1,0\n2,3e-1,0,1\n\n"), labels(2));
+  CHECK(Eigen::MatrixXd(data.features) == (Eigen::Matrix2d() << 0.5, -1, 2, 0.3).finished());
+  CHECK(mpg::label_matrix(data) == (Eigen::Matrix2i() << 1, 0, 0, 1).finished());
   auto error_of = [](const std::function<void()>& read) -> std::string {
     try {
       read();
@@ -251,16 +256,19 @@ TEST_CASE("multi-label CSV rows: features, labels and errors", "[structured_auc]
     }
     return "";
   };
-  CHECK_THAT(error_of([&] { mpg::read_multilabel_csv(dir.write("a", "1,2,0\n1,0\n"), 1); }), Contains("a:2: 2 fields, the first row has 3"));
-  CHECK_THAT(error_of([&] { mpg::read_multilabel_csv(dir.write("b", "1,2,0.5\n"), 1); }), Contains("b:1: label 1 is 0.5"));
-  CHECK_THAT(error_of([&] { mpg::read_multilabel_csv(dir.write("c", "1,x,0\n"), 1); }), Contains("c:1: field 2 'x' is not a number"));
-  CHECK_THAT(error_of([&] { mpg::read_multilabel_csv(dir.write("d", "1,0\n"), 2); }), Contains("no feature"));
+  CHECK_THAT(error_of([&] { mpg::read_multilabel_csv(dir.write("a", "1,2,0\n1,0\n"), labels(1)); }),
+             Contains("a:2: expected 3 comma-separated fields (as the first row), got 2"));
+  CHECK_THAT(error_of([&] { mpg::read_multilabel_csv(dir.write("b", "1,2,0.5\n"), labels(1)); }),
+             Contains("b:1: label 1 must be 0 or 1, got \"0.5\""));
+  CHECK_THAT(error_of([&] { mpg::read_multilabel_csv(dir.write("c", "1,x,0\n"), labels(1)); }),
+             Contains("c:1: feature 2 is not a finite number: \"x\""));
+  CHECK_THAT(error_of([&] { mpg::read_multilabel_csv(dir.write("d", "1,0\n"), labels(2)); }), Contains("no feature"));
   const std::string shared = mpg::harness::data_directory() + "/multilabel_mulan/yeast-train.data.csv.gz";
   if (!std::filesystem::exists(shared)) {
     WARN("Yeast not found; skipped");
     return;
   }
-  const auto yeast = mpg::read_multilabel_csv(shared, 14);
+  const auto yeast = mpg::read_multilabel_csv(shared, labels(14));
   CHECK(yeast.features.rows() == 1500);
   CHECK(yeast.features.cols() == 103);
 }
