@@ -14,7 +14,7 @@
 #include <Eigen/Dense>
 #include <vector>
 
-#include "lib/metrics/dcg.hpp"
+#include "lib/eval/ranking_measures.hpp"
 #include "lib/learn/optimizer.hpp"
 #include "lib/models/ranking_mpg.hpp"
 

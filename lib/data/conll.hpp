@@ -1,6 +1,6 @@
 // CoNLL-2003 named-entity data (thesis §5.2, Tables IX and X): the 4-column IOB1 reader, the
-// statistics of Table IX, entity-level scoring by the conlleval rules, and the token feature
-// templates shared by the CRF and the linear-chain F1 game.
+// statistics of Table IX, and the token feature templates shared by the CRF and the linear-chain
+// F1 game. Token- and entity-level F1 of labellings are lib/eval/sequence_measures.hpp.
 //
 // Labels are the four entity classes with the B-/I- prefixes collapsed, plus O:
 //     0 = O, 1 = PER, 2 = LOC, 3 = ORG, 4 = MISC        (m = 5)
@@ -56,34 +56,6 @@ struct ConllStatistics {
   std::array<std::size_t, kConllLabelCount> label_entities{};  // conlleval chunks per class
 };
 ConllStatistics conll_statistics(const std::vector<ConllSentence>& sentences);
-
-// ---- Entity-level scoring (conlleval rules) ------------------------------------------------
-// A chunk starts/ends by the conlleval rules on IOB tags: e.g. "I-X" after "O" or after a
-// tag of another type starts a chunk, "B-X" always starts one. A guessed chunk is correct when
-// it starts and ends at the same tokens as a gold chunk of the same type.
-struct ChunkCounts {
-  std::array<std::size_t, kConllLabelCount> correct{};
-  std::array<std::size_t, kConllLabelCount> guessed{};
-  std::array<std::size_t, kConllLabelCount> gold{};
-  void add(const ChunkCounts& other);
-  // F1 of class `label` (1..4) = 2 correct / (guessed + gold); 0 when both are 0 (as conlleval).
-  double f1(int label) const;
-  double overall_f1() const;  // over all four classes
-};
-// Counts of one sentence: gold IOB tags against guessed IOB tags (same length).
-ChunkCounts conlleval_counts(const std::vector<std::string>& gold, const std::vector<std::string>& guessed);
-// IOB1 tags of a class labelling: "I-<class>" for each entity label, "O" otherwise.
-std::vector<std::string> tags_of_labels(const std::vector<int>& labels);
-
-// Token-level counts for one class C: tp = |{t: pred_t = C and gold_t = C}|, etc.
-struct TokenCounts {
-  std::size_t true_positives = 0;
-  std::size_t predicted = 0;
-  std::size_t gold = 0;
-  void add(const std::vector<int>& predicted_labels, const std::vector<int>& gold_labels, int label);
-  // 2 tp / (predicted + gold), and 1 when both are 0 (F1(0,0) = 1 as in the game).
-  double f1() const;
-};
 
 // ---- Features -----------------------------------------------------------------------------
 // Observation features of a token, as strings (templates documented in experiments/README.md):
