@@ -26,6 +26,7 @@
 
 #include "baselines/crf.hpp"
 #include "lib/data/conll.hpp"
+#include "lib/eval/sequence_measures.hpp"
 #include "lib/base/error.hpp"
 #include "lib/harness/common.hpp"
 #include "lib/harness/progress.hpp"
