@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "lib/game/double_oracle.hpp"
+#include "lib/game/restricted_game.hpp"
 #include "lib/base/error.hpp"
 #include "lib/base/run_limits.hpp"
 #include "lib/learn/simplex_qp.hpp"
@@ -122,27 +122,29 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
   const SparseRowMatrix& x = problem.features;
   const BinaryAction gold = positives_of(problem.labels);
   const Eigen::VectorXd gold_features = features_of(x, gold);
-  const LpBackend& lp = options.lp_backend ? *options.lp_backend : default_lp_backend();
   const bool closed_form = has_closed_form(settings);
   const std::size_t k = settings.metric == BinaryMetric::precision_at_k ? precision_k(settings, problem.labels) : 0;
 
-  // Restricted game: the metric's seed actions and the gold labelling (when legal).
+  // Restricted game: the metric's seed actions and the gold labelling (when legal); each column
+  // carries its Phi(x, column), for the offsets theta . Phi and for E_Q[Phi].
   const auto scorer = make_binary_game(settings, std::vector<double>(problem.labels.size(), 0.0),
                                        problem.labels);
-  std::vector<BinaryAction> rows;
-  std::vector<BinaryAction> columns;
-  for (const auto& a : scorer->initial_predictor_actions()) detail::add_unique(rows, a);
-  if (scorer->is_legal_predictor_action(gold)) detail::add_unique(rows, gold);
-  for (const auto& a : scorer->initial_adversary_actions()) detail::add_unique(columns, a);
-  if (scorer->is_legal_adversary_action(gold)) detail::add_unique(columns, gold);
-  Eigen::MatrixXd scores(static_cast<Eigen::Index>(rows.size()),
-                         static_cast<Eigen::Index>(columns.size()));
-  for (Eigen::Index i = 0; i < scores.rows(); ++i)
-    for (Eigen::Index j = 0; j < scores.cols(); ++j)
-      scores(i, j) = scorer->score(rows[static_cast<std::size_t>(i)], columns[static_cast<std::size_t>(j)]);
-  std::vector<Eigen::VectorXd> column_features;
-  for (const auto& a : columns) column_features.push_back(features_of(x, a));
-  const auto restricted = lp.new_game(scores, Eigen::VectorXd::Zero(scores.cols()));
+  std::vector<BinaryAction> seed_rows;
+  std::vector<BinaryAction> seed_columns;
+  auto add_unique = [](std::vector<BinaryAction>& actions, const BinaryAction& action) {
+    if (std::find(actions.begin(), actions.end(), action) == actions.end()) actions.push_back(action);
+  };
+  for (const auto& a : scorer->initial_predictor_actions()) add_unique(seed_rows, a);
+  if (scorer->is_legal_predictor_action(gold)) add_unique(seed_rows, gold);
+  for (const auto& a : scorer->initial_adversary_actions()) add_unique(seed_columns, a);
+  if (scorer->is_legal_adversary_action(gold)) add_unique(seed_columns, gold);
+  std::vector<Eigen::VectorXd> seed_features;
+  for (const auto& a : seed_columns) seed_features.push_back(features_of(x, a));
+  const Eigen::VectorXd zero_offsets = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(seed_columns.size()));
+  // Pruning as in the double oracle: the restricted game stays near the support size.
+  RestrictedGame<BinaryAction, Eigen::VectorXd> restricted(
+      *scorer, std::move(seed_rows), std::move(seed_columns), zero_offsets,
+      {options.prune_after, options.extra_responses, options.smoothing, options.lp_backend}, std::move(seed_features));
 
   CutModel cuts(gold_features, lambda);
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(x.cols());
@@ -154,9 +156,6 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
   double center_value = std::numeric_limits<double>::infinity();
   double predicted_decrease = std::numeric_limits<double>::infinity();
   double mu = std::max(1.0, gold_features.squaredNorm());
-  // Pruning as in the double oracle: the restricted game stays near the support size.
-  detail::ActionPruning pruning(options.prune_after, rows.size(), columns.size());
-  detail::SmoothedResponses<BinaryAction> smoothing(options.smoothing);
   CuttingPlaneSummary summary;
   summary.objective = std::numeric_limits<double>::infinity();
   summary.lower_bound = -std::numeric_limits<double>::infinity();
@@ -173,16 +172,16 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     const auto game = closed_form ? nullptr
                                   : make_binary_game(settings, std::vector<double>(psi.data(), psi.data() + psi.size()),
                                                      problem.labels);
-    Eigen::VectorXd offsets(static_cast<Eigen::Index>(columns.size()));
-    for (std::size_t j = 0; j < columns.size(); ++j)
+    const auto& column_features = restricted.column_data();
+    Eigen::VectorXd offsets(static_cast<Eigen::Index>(column_features.size()));
+    for (std::size_t j = 0; j < column_features.size(); ++j)
       offsets[static_cast<Eigen::Index>(j)] = theta.dot(column_features[j]);
-    restricted->set_offsets(offsets);
+    restricted.set_offsets(offsets);
     double upper = 0.0;
     double game_gap = 0.0;
     Eigen::VectorXd expected_features;  // E_Q[Phi]
     double cut_offset = 0.0;
-    pruning.new_game();
-    smoothing.new_game();
+    restricted.new_game();
     if (closed_form) {
       // P@k, unrestricted adversary: the exact equilibrium in closed form, its adversary pure.
       const auto eq = solve_precision_at_k_game(std::vector<double>(psi.data(), psi.data() + psi.size()), k);
@@ -197,28 +196,21 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
         best_theta = theta;
       }
     } else {
+      // A new column's offset theta . Phi and its Phi.
+      auto column_of = [&](const BinaryAction& action) {
+        Eigen::VectorXd phi = features_of(x, action);
+        const double offset = theta.dot(phi);
+        return std::pair{offset, std::move(phi)};
+      };
       for (;;) {
         ++summary.game_iterations;
-        auto t = clock::now();
-        const MatrixGameSolution equilibrium = restricted->solve();
-        summary.lp_seconds += seconds_since(t);
-        const auto predictor = detail::support_of(rows, equilibrium.row_strategy);
-        const auto adversary = detail::support_of(columns, equilibrium.column_strategy);
+        const MatrixGameSolution& equilibrium = restricted.solve();
         expected_features = Eigen::VectorXd::Zero(x.cols());
-        for (std::size_t j = 0; j < columns.size(); ++j)
-          expected_features +=
-              equilibrium.column_strategy[static_cast<Eigen::Index>(j)] * column_features[j];
-        t = clock::now();
-        auto row_responses = options.extra_responses
-                                 ? game->predictor_responses(adversary, predictor)
-                                 : std::vector{game->predictor_best_response(adversary)};
-        auto column_responses = options.extra_responses
-                                    ? game->adversary_responses(predictor, adversary)
-                                    : std::vector{game->adversary_best_response(predictor)};
-        const double predictor_value = row_responses.front().value;    // includes -theta . E_Q[Phi]
-        const double adversary_value = column_responses.front().value;  // includes -psi(y)
-        smoothing.add_responses(*game, predictor, adversary_value, column_responses);
-        summary.best_response_seconds += seconds_since(t);
+        for (std::size_t j = 0; j < column_features.size(); ++j)
+          expected_features += equilibrium.column_strategy[static_cast<Eigen::Index>(j)] * column_features[j];
+        Responses<BinaryAction> responses = restricted.respond(*game);
+        const double predictor_value = responses.predictor.front().value;  // includes -theta . E_Q[Phi]
+        const double adversary_value = responses.adversary.front().value;  // includes -psi(y)
         upper = 0.5 * lambda * theta.squaredNorm() - theta.dot(gold_features) - adversary_value;
         game_gap = predictor_value - adversary_value;
         // The cut phi(theta') >= theta' . E_Q[Phi] - max_y_hat E_Q[score], valid for all theta'.
@@ -228,10 +220,6 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
           summary.game_gap = game_gap;
           best_theta = theta;
         }
-        // Actions idle for a while leave the restricted game (it only caches actions: every cut
-        // and bound is computed from best responses over all actions).
-        const auto [stale_rows, stale_columns] =
-            pruning.expired(equilibrium.row_strategy, equilibrium.column_strategy);
         bool added = false;
         // With on_demand_accuracy (de Oliveira & Sagastizabal 2014) the game at theta is also
         // accurate enough once the bracket [upper - game_gap, upper] of F(theta) excludes the
@@ -243,34 +231,11 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
         if (options.game_progress)
           options.game_progress(summary.iterations, summary.game_iterations, game_gap, game_tolerance);
         if (!finished) {
-          if (!stale_rows.empty() || !stale_columns.empty()) {
-            pruning.drop(rows, stale_rows, columns, stale_columns);
-            restricted->remove(stale_rows, stale_columns);
-            detail::erase_positions(rows, stale_rows);
-            detail::erase_positions(columns, stale_columns);
-            detail::erase_positions(column_features, stale_columns);
-          }
-          for (auto& r : row_responses)
-            if (r.value > equilibrium.value + threshold && !detail::contains(rows, r.action)) {
-              Eigen::VectorXd row(static_cast<Eigen::Index>(columns.size()));
-              for (std::size_t j = 0; j < columns.size(); ++j)
-                row[static_cast<Eigen::Index>(j)] = scorer->score(r.action, columns[j]);
-              restricted->add_row(row);
-              pruning.add_row(r.action);
-              rows.push_back(std::move(r.action));
-              added = true;
-            }
-          for (auto& c : column_responses)
-            if (c.value < equilibrium.value - threshold && !detail::contains(columns, c.action)) {
-              Eigen::VectorXd column(static_cast<Eigen::Index>(rows.size()));
-              for (std::size_t i = 0; i < rows.size(); ++i)
-                column[static_cast<Eigen::Index>(i)] = scorer->score(rows[i], c.action);
-              column_features.push_back(features_of(x, c.action));
-              restricted->add_column(column, theta.dot(column_features.back()));
-              pruning.add_column(c.action);
-              columns.push_back(std::move(c.action));
-              added = true;
-            }
+          // Actions idle for a while leave the restricted game (it only caches actions: every cut
+          // and bound is computed from best responses over all actions); profitable responses join.
+          restricted.prune();
+          added = restricted.add_rows(responses.predictor, equilibrium.value + threshold) > 0;
+          added = restricted.add_columns(responses.adversary, equilibrium.value - threshold, 0, column_of) > 0 || added;
         }
         if (finished || !added) break;
         if (options.max_seconds > 0.0 && seconds_since(start) >= options.max_seconds) break;
@@ -306,7 +271,7 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     summary.gap = summary.objective - summary.lower_bound;
     if (options.progress)
       options.progress(summary.iterations, summary.objective, summary.lower_bound,
-                       static_cast<int>(rows.size()), static_cast<int>(columns.size()));
+                       static_cast<int>(restricted.rows().size()), static_cast<int>(restricted.columns().size()));
     if (summary.gap <= options.tolerance) {
       summary.converged = true;
       summary.status = "converged";
@@ -332,8 +297,10 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     }
   }
   summary.cuts = cuts.size();
-  summary.predictor_actions = static_cast<int>(rows.size());
-  summary.adversary_actions = static_cast<int>(columns.size());
+  summary.predictor_actions = static_cast<int>(restricted.rows().size());
+  summary.adversary_actions = static_cast<int>(restricted.columns().size());
+  summary.lp_seconds = restricted.lp_seconds();
+  summary.best_response_seconds = restricted.best_response_seconds();
   summary.seconds = seconds_since(start);
   if (summary_out) *summary_out = summary;
 
