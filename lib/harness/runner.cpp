@@ -57,7 +57,7 @@ const std::vector<std::string> kSharedPaths = {
     // MetricSettings, parse_binary_metric and precision_k: the k of every P@k score and of the
     // SSVM's P@k loss. binary_mpg.hpp includes the rest: the double oracle, the matrix games
     // with their LP backends (glpk/lp_solve_backend.cpp implement matrix_game.hpp), the optimizer.
-    "lib/models/binary_mpg.cpp", "lib/models/binary_mpg.hpp", "lib/game/double_oracle.hpp",
+    "lib/models/binary_mpg.cpp", "lib/models/binary_mpg.hpp", "lib/game/double_oracle.hpp", "lib/game/restricted_game.hpp",
     "lib/game/matrix_game.cpp", "lib/game/matrix_game.hpp", "lib/game/glpk_backend.cpp", "lib/game/lp_solve_backend.cpp",
     "lib/learn/optimizer.cpp", "lib/learn/optimizer.hpp", "lib/learn/simplex_qp.cpp", "lib/learn/simplex_qp.hpp"};
 
