@@ -25,7 +25,7 @@ TEST_CASE("Cutting-plane training: certified bounds bracket F at the returned th
       options.tolerance = 1e-7;
       CuttingPlaneSummary summary;
       const BinaryModel model = train_binary_mpg_cutting_plane(problem, settings, options, &summary);
-      REQUIRE(summary.converged);
+      REQUIRE(summary.converged());
       REQUIRE(summary.gap <= 1e-7);
       REQUIRE(summary.lower_bound <= summary.objective);
 
@@ -67,8 +67,8 @@ TEST_CASE("Cutting-plane training with on-demand game accuracy certifies the sam
       options.on_demand_accuracy = true;
       CuttingPlaneSummary on_demand;
       const BinaryModel model = train_binary_mpg_cutting_plane(problem, settings, options, &on_demand);
-      REQUIRE(plain.converged);
-      REQUIRE(on_demand.converged);
+      REQUIRE(plain.converged());
+      REQUIRE(on_demand.converged());
       // Both certificates bracket the same minimum, and F at the returned theta is inside.
       CHECK(on_demand.lower_bound <= plain.objective + 1e-12);
       CHECK(plain.lower_bound <= on_demand.objective + 1e-12);
@@ -93,15 +93,17 @@ TEST_CASE("Cutting-plane training rejects lambda <= 0 and reports caps as not co
   options.tolerance = 1e-12;
   CuttingPlaneSummary summary;
   train_binary_mpg_cutting_plane(problem, f1_settings(), options, &summary);
-  CHECK_FALSE(summary.converged);
-  CHECK(summary.status == "not converged: iteration limit");
+  CHECK_FALSE(summary.converged());
+  CHECK(summary.status == CuttingPlaneStatus::iteration_limit);
+  CHECK(summary.message == "not converged: iteration limit");
   CHECK(summary.iterations == 2);
   // The deterministic cap on restricted-game solves.
   options.max_iterations = 0;
   options.max_game_solves = 3;
   train_binary_mpg_cutting_plane(problem, f1_settings(), options, &summary);
-  CHECK_FALSE(summary.converged);
-  CHECK(summary.status == "not converged: restricted-game solve limit (3)");
+  CHECK_FALSE(summary.converged());
+  CHECK(summary.status == CuttingPlaneStatus::solve_limit);
+  CHECK(summary.message == "not converged: restricted-game solve limit (3)");
   CHECK(summary.game_iterations == 3);
 }
 
@@ -122,7 +124,7 @@ TEST_CASE("Cutting-plane training reports every restricted-game solve to game_pr
   };
   CuttingPlaneSummary summary;
   train_binary_mpg_cutting_plane(problem, f1_settings(), options, &summary);
-  REQUIRE(summary.converged);
+  REQUIRE(summary.converged());
   REQUIRE(solves.size() == static_cast<std::size_t>(summary.game_iterations));
   for (std::size_t i = 0; i < solves.size(); ++i) CHECK(solves[i] == static_cast<long>(i) + 1);
   CHECK(last_iteration == summary.iterations);

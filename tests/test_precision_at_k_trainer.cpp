@@ -77,7 +77,7 @@ TEST_CASE("Dual P@k training: certified and equal to the cutting-plane optimum",
     options.tolerance = 1e-8;
     PrecisionAtKTrainSummary summary;
     const BinaryModel model = train_precision_at_k_mpg(problem, settings, options, &summary);
-    REQUIRE(summary.converged);
+    REQUIRE(summary.converged());
     CHECK(summary.gap <= 1e-8);
     // The objective recomputed at the returned theta lies in the certified bracket.
     BinaryMpgObjective objective(problem, settings, lambda, DoubleOracleOptions{});
@@ -89,7 +89,7 @@ TEST_CASE("Dual P@k training: certified and equal to the cutting-plane optimum",
     cutting.tolerance = 1e-8;
     CuttingPlaneSummary reference;
     train_binary_mpg_cutting_plane(problem, settings, cutting, &reference);
-    REQUIRE(reference.converged);
+    REQUIRE(reference.converged());
     CHECK(summary.objective == Approx(reference.objective).margin(2e-8));
   }
 }
@@ -109,7 +109,8 @@ TEST_CASE("Dual P@k training rejects other games, lambda <= 0, and reports caps"
   options.max_iterations = 20;
   PrecisionAtKTrainSummary summary;
   train_precision_at_k_mpg(problem, precision_settings(AdversaryRestriction::unrestricted), options, &summary);
-  CHECK_FALSE(summary.converged);
-  CHECK(summary.status == "not converged: iteration limit");
+  CHECK_FALSE(summary.converged());
+  CHECK(summary.status == PrecisionAtKTrainStatus::iteration_limit);
+  CHECK(to_string(summary.status) == "not converged: iteration limit");
   CHECK(summary.gap >= 0.0);
 }

@@ -7,12 +7,18 @@
 
 namespace mpg {
 
-// The reason to stop if `iterations` or `seconds` reached its cap (a cap <= 0 is no cap).
-inline std::optional<std::string> limit_reached(long iterations, long max_iterations, double seconds,
-                                                double max_seconds) {
-  if (max_iterations > 0 && iterations >= max_iterations) return "not converged: iteration limit";
-  if (max_seconds > 0.0 && seconds >= max_seconds) return "not converged: time limit";
+enum class RunLimit { iterations, seconds };
+
+// The cap reached by `iterations` or `seconds`, iterations first (a cap <= 0 is no cap).
+inline std::optional<RunLimit> limit_reached(long iterations, long max_iterations, double seconds, double max_seconds) {
+  if (max_iterations > 0 && iterations >= max_iterations) return RunLimit::iterations;
+  if (max_seconds > 0.0 && seconds >= max_seconds) return RunLimit::seconds;
   return std::nullopt;
+}
+
+// "not converged: iteration limit" / "not converged: time limit".
+inline std::string to_string(RunLimit limit) {
+  return limit == RunLimit::iterations ? "not converged: iteration limit" : "not converged: time limit";
 }
 
 }  // namespace mpg

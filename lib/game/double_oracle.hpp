@@ -14,6 +14,7 @@
 #include <chrono>
 #include <functional>
 #include <limits>
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
 #include <utility>
@@ -54,17 +55,7 @@ struct DoubleOracleOptions {
 
 enum class DoubleOracleStatus { converged, iteration_limit, action_limit, time_limit, stalled };
 
-inline std::string to_string(DoubleOracleStatus status) {
-  switch (status) {
-    case DoubleOracleStatus::converged: return "converged";
-    case DoubleOracleStatus::iteration_limit: return "not converged: iteration limit";
-    case DoubleOracleStatus::action_limit: return "not converged: action limit";
-    case DoubleOracleStatus::time_limit: return "not converged: time limit";
-    case DoubleOracleStatus::stalled:
-      return "not converged: both best responses already generated (LP accuracy)";
-  }
-  return "unknown";
-}
+std::string to_string(DoubleOracleStatus status);
 
 struct DoubleOracleSummary {
   DoubleOracleStatus status = DoubleOracleStatus::iteration_limit;
@@ -82,11 +73,10 @@ struct DoubleOracleSummary {
   double seconds = 0.0;
   double lp_seconds = 0.0;
   double best_response_seconds = 0.0;
-  // The game was solved in closed form instead (P@k with the unrestricted adversary,
-  // solve_precision_at_k_game): no iterations, the gap is that solution's certificate.
-  bool closed_form = false;
 
   bool converged() const { return status == DoubleOracleStatus::converged; }
+  nlohmann::json to_json() const;
+  std::string report() const;  // "converged after 12 iterations, gap 3.1e-10, 0.012 s"
 };
 
 template <class Action>

@@ -1,9 +1,12 @@
 #include "lib/learn/cutting_plane_trainer.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "lib/game/restricted_game.hpp"
 #include "lib/base/error.hpp"
@@ -106,6 +109,44 @@ class CutModel {
 
 }  // namespace
 
+std::string to_string(CuttingPlaneStatus status) {
+  switch (status) {
+    case CuttingPlaneStatus::converged: return "converged";
+    case CuttingPlaneStatus::no_progress: return "not converged: no progress";
+    case CuttingPlaneStatus::iteration_limit: return "not converged: iteration limit";
+    case CuttingPlaneStatus::time_limit: return "not converged: time limit";
+    case CuttingPlaneStatus::solve_limit: return "not converged: restricted-game solve limit";
+  }
+  return "unknown";
+}
+
+nlohmann::json CuttingPlaneSummary::to_json() const {
+  return {{"converged", converged()},
+          {"status", message},
+          {"iterations", iterations},
+          {"objective", objective},
+          {"lower_bound", lower_bound},
+          {"gap", gap},
+          {"game_gap", game_gap},
+          {"cuts", cuts},
+          {"serious_steps", serious_steps},
+          {"game_solves", game_iterations},
+          {"predictor_actions", predictor_actions},
+          {"adversary_actions", adversary_actions},
+          {"seconds", seconds},
+          {"lp_seconds", lp_seconds},
+          {"best_response_seconds", best_response_seconds},
+          {"master_seconds", master_seconds}};
+}
+
+std::string CuttingPlaneSummary::report() const {
+  return fmt::format(
+      "{} after {} iterations: objective {:.10g} (certified gap {:.2e}), {} cuts, {} serious steps, {} "
+      "restricted-game solves, restricted game {}x{}; {:.2f} s ({:.2f} s LP, {:.2f} s best responses, {:.2f} s master)",
+      message, iterations, objective, gap, cuts, serious_steps, game_iterations, predictor_actions, adversary_actions,
+      seconds, lp_seconds, best_response_seconds, master_seconds);
+}
+
 BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
                                            const MetricSettings& settings,
                                            const CuttingPlaneOptions& options,
@@ -122,8 +163,6 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
   const SparseRowMatrix& x = problem.features;
   const BinaryAction gold = positives_of(problem.labels);
   const Eigen::VectorXd gold_features = features_of(x, gold);
-  const bool closed_form = has_closed_form(settings);
-  const std::size_t k = settings.metric == BinaryMetric::precision_at_k ? precision_k(settings, problem.labels) : 0;
 
   // Restricted game: the metric's seed actions and the gold labelling (when legal); each column
   // carries its Phi(x, column), for the offsets theta . Phi and for E_Q[Phi].
@@ -169,9 +208,7 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     // and bound stays valid, only their tightness depends on the gap).
     const double game_tolerance = std::max(0.1 * options.tolerance, 0.1 * predicted_decrease);
     const Eigen::VectorXd psi = x * theta;
-    const auto game = closed_form ? nullptr
-                                  : make_binary_game(settings, std::vector<double>(psi.data(), psi.data() + psi.size()),
-                                                     problem.labels);
+    const auto game = make_binary_game(settings, std::vector<double>(psi.data(), psi.data() + psi.size()), problem.labels);
     const auto& column_features = restricted.column_data();
     Eigen::VectorXd offsets(static_cast<Eigen::Index>(column_features.size()));
     for (std::size_t j = 0; j < column_features.size(); ++j)
@@ -182,14 +219,15 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     Eigen::VectorXd expected_features;  // E_Q[Phi]
     double cut_offset = 0.0;
     restricted.new_game();
-    if (closed_form) {
-      // P@k, unrestricted adversary: the exact equilibrium in closed form, its adversary pure.
-      const auto eq = solve_precision_at_k_game(std::vector<double>(psi.data(), psi.data() + psi.size()), k);
+    if (const auto exact = game->exact_equilibrium(options.tolerance)) {
+      // The metric's exact equilibrium (e.g. P@k's closed form): one solve, no restricted game.
       ++summary.game_iterations;
-      expected_features = features_of(x, eq.adversary_action);
-      cut_offset = eq.predictor_response_value + theta.dot(expected_features);
-      upper = 0.5 * lambda * theta.squaredNorm() - theta.dot(gold_features) - eq.adversary_response_value;
-      game_gap = eq.gap;
+      const auto& q = exact->adversary;
+      expected_features = q.probabilities[0] * features_of(x, q.actions[0]);
+      for (std::size_t j = 1; j < q.size(); ++j) expected_features += q.probabilities[j] * features_of(x, q.actions[j]);
+      cut_offset = exact->summary.predictor_response_value + theta.dot(expected_features);
+      upper = 0.5 * lambda * theta.squaredNorm() - theta.dot(gold_features) - exact->summary.adversary_response_value;
+      game_gap = exact->summary.gap;
       if (upper < summary.objective) {
         summary.objective = upper;
         summary.game_gap = game_gap;
@@ -273,8 +311,8 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
       options.progress(summary.iterations, summary.objective, summary.lower_bound,
                        static_cast<int>(restricted.rows().size()), static_cast<int>(restricted.columns().size()));
     if (summary.gap <= options.tolerance) {
-      summary.converged = true;
-      summary.status = "converged";
+      summary.status = CuttingPlaneStatus::converged;
+      summary.message = "converged";
       break;
     }
     if (summary.gap < best_gap * (1.0 - 1e-3)) {
@@ -282,17 +320,20 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
       last_progress = summary.iterations;
     }
     if (summary.iterations - last_progress >= options.stall_iterations) {
-      summary.status = "not converged: no progress in " + std::to_string(options.stall_iterations) +
-                       " iterations (game accuracy limits the cuts)";
+      summary.status = CuttingPlaneStatus::no_progress;
+      summary.message = "not converged: no progress in " + std::to_string(options.stall_iterations) +
+                        " iterations (game accuracy limits the cuts)";
       break;
     }
-    if (auto reason = limit_reached(summary.iterations, options.max_iterations, seconds_since(start),
-                                    options.max_seconds)) {
-      summary.status = *reason;
+    if (auto limit = limit_reached(summary.iterations, options.max_iterations, seconds_since(start),
+                                   options.max_seconds)) {
+      summary.status = *limit == RunLimit::iterations ? CuttingPlaneStatus::iteration_limit : CuttingPlaneStatus::time_limit;
+      summary.message = to_string(*limit);
       break;
     }
     if (options.max_game_solves > 0 && summary.game_iterations >= options.max_game_solves) {
-      summary.status = "not converged: restricted-game solve limit (" + std::to_string(options.max_game_solves) + ")";
+      summary.status = CuttingPlaneStatus::solve_limit;
+      summary.message = "not converged: restricted-game solve limit (" + std::to_string(options.max_game_solves) + ")";
       break;
     }
   }

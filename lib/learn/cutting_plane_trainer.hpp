@@ -22,6 +22,7 @@
 #pragma once
 
 #include <functional>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "lib/models/binary_mpg.hpp"
@@ -61,9 +62,13 @@ struct CuttingPlaneOptions {
   std::function<void(int, long, double, double)> game_progress;
 };
 
+enum class CuttingPlaneStatus { converged, no_progress, iteration_limit, time_limit, solve_limit };
+std::string to_string(CuttingPlaneStatus status);
+
 struct CuttingPlaneSummary {
-  bool converged = false;
-  std::string status;
+  CuttingPlaneStatus status = CuttingPlaneStatus::iteration_limit;
+  // Why it stopped, naming the cap, e.g. "not converged: restricted-game solve limit (2500)".
+  std::string message;
   int iterations = 0;
   double objective = 0.0;      // best upper bound: F(theta) <= objective for the returned theta
   double lower_bound = 0.0;    // min F >= lower_bound
@@ -78,6 +83,11 @@ struct CuttingPlaneSummary {
   double lp_seconds = 0.0;
   double best_response_seconds = 0.0;
   double master_seconds = 0.0;
+
+  bool converged() const { return status == CuttingPlaneStatus::converged; }
+  nlohmann::json to_json() const;
+  // "<message> after <n> iterations: objective <F> (certified gap <g>), <cuts> cuts, ...; <s> s (...)".
+  std::string report() const;
 };
 
 BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,

@@ -1,5 +1,6 @@
 #include "lib/learn/optimizer.hpp"
 
+#include <fmt/format.h>
 #include <lbfgs.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <vector>
 
@@ -484,6 +486,29 @@ OptimizerSummary minimize(Objective& objective, Eigen::VectorXd& theta,
   summary.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   return summary;
+}
+
+nlohmann::json OptimizerSummary::to_json() const {
+  nlohmann::json out = {{"converged", converged},
+                        {"status", message},
+                        {"iterations", iterations},
+                        {"evaluations", evaluations},
+                        {"initial_objective", initial_value},
+                        {"objective", final_value},
+                        {"gradient_norm", gradient_norm},
+                        {"seconds", seconds}};
+  if (std::isfinite(lower_bound)) {
+    out["lower_bound"] = lower_bound;
+    out["certified_gap"] = final_value - lower_bound;
+  }
+  return out;
+}
+
+std::string OptimizerSummary::report() const {
+  const std::string certificate =
+      std::isfinite(lower_bound) ? fmt::format(" (certified gap {:.2e})", final_value - lower_bound) : "";
+  return fmt::format("{} after {} iterations, objective {:.10g}{}; {:.2f} s", message, iterations, final_value,
+                     certificate, seconds);
 }
 
 }  // namespace mpg

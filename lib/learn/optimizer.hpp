@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 #include <functional>
 #include <limits>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 namespace mpg {
@@ -74,6 +75,10 @@ struct OptimizerSummary {
   std::string message;          // why it stopped, in words (e.g. liblbfgs status text)
   // Cutting plane only: min f >= lower_bound, so final_value - lower_bound certifies theta.
   double lower_bound = -std::numeric_limits<double>::infinity();
+
+  nlohmann::json to_json() const;
+  // "<message> after <n> iterations, objective <f> [(certified gap <g>)]; <s> s".
+  std::string report() const;
 };
 
 // Minimizes the objective from theta (in/out). Returns the best point seen, never a worse one

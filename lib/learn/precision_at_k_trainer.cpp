@@ -1,10 +1,13 @@
 #include "lib/learn/precision_at_k_trainer.hpp"
 
+#include <fmt/format.h>
+
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "lib/base/error.hpp"
 #include "lib/base/run_limits.hpp"
@@ -22,6 +25,26 @@ double top_k_sum(const Eigen::VectorXd& m, std::size_t k) {
 }
 
 }  // namespace
+
+std::string to_string(PrecisionAtKTrainStatus status) {
+  switch (status) {
+    case PrecisionAtKTrainStatus::converged: return "converged";
+    case PrecisionAtKTrainStatus::iteration_limit: return to_string(RunLimit::iterations);
+    case PrecisionAtKTrainStatus::time_limit: return to_string(RunLimit::seconds);
+  }
+  return "unknown";
+}
+
+nlohmann::json PrecisionAtKTrainSummary::to_json() const {
+  return {{"converged", converged()}, {"status", to_string(status)}, {"iterations", iterations},
+          {"objective", objective},   {"lower_bound", dual_value},     {"gap", gap},
+          {"rho_changes", rho_changes}, {"seconds", seconds}};
+}
+
+std::string PrecisionAtKTrainSummary::report() const {
+  return fmt::format("{} after {} iterations: objective {:.10g} (certified gap {:.2e}); {:.2f} s", to_string(status),
+                     iterations, objective, gap, seconds);
+}
 
 // With topk(m) = min_tau k tau + sum_i (m_i - tau)^+ the map is a joint minimization over
 // (m, tau). For fixed tau in [0, 1] each coordinate has the closed form
@@ -84,7 +107,7 @@ BinaryModel train_precision_at_k_mpg(const BinaryProblem& problem, const MetricS
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   auto seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
-  if (!has_closed_form(settings))
+  if (!has_dual_trainer(settings))
     throw Error("the dual P@k trainer needs metric precision_at_k with the unrestricted adversary");
   const double lambda = options.lambda;
   if (!(lambda > 0.0) || !std::isfinite(lambda))
@@ -159,13 +182,13 @@ BinaryModel train_precision_at_k_mpg(const BinaryProblem& problem, const MetricS
     summary.dual_value = std::max(summary.dual_value, -(0.5 * lambda * theta_m.squaredNorm() + top_k_sum(m, k) / kk));
     summary.gap = summary.objective - summary.dual_value;
     if (summary.gap <= options.tolerance) {
-      summary.converged = true;
-      summary.status = "converged";
+      summary.status = PrecisionAtKTrainStatus::converged;
       break;
     }
-    if (auto reason = limit_reached(summary.iterations, options.max_iterations, seconds_since(start),
-                                    options.max_seconds)) {
-      summary.status = *reason;
+    if (auto limit = limit_reached(summary.iterations, options.max_iterations, seconds_since(start),
+                                   options.max_seconds)) {
+      summary.status = *limit == RunLimit::iterations ? PrecisionAtKTrainStatus::iteration_limit
+                                                      : PrecisionAtKTrainStatus::time_limit;
       break;
     }
     // Residual balancing (Boyd et al. 2011, §3.4.1) every `rho_every` iterations; m = rho u is

@@ -23,6 +23,7 @@
 // on ADULT: D's quadratic has rank d + 1 in n dimensions.)
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "lib/models/binary_mpg.hpp"
@@ -39,18 +40,26 @@ struct PrecisionAtKTrainOptions {
   int rho_every = 1000;         // iterations between penalty (rho) updates
 };
 
+enum class PrecisionAtKTrainStatus { converged, iteration_limit, time_limit };
+std::string to_string(PrecisionAtKTrainStatus status);
+
 struct PrecisionAtKTrainSummary {
-  bool converged = false;
-  std::string status;
+  PrecisionAtKTrainStatus status = PrecisionAtKTrainStatus::iteration_limit;
   int iterations = 0;
   double objective = 0.0;    // F(theta) of the returned theta (exact)
   double dual_value = 0.0;   // -D(m): min F >= dual_value
   double gap = 0.0;          // objective - dual_value
   int rho_changes = 0;
   double seconds = 0.0;
+
+  bool converged() const { return status == PrecisionAtKTrainStatus::converged; }
+  nlohmann::json to_json() const;
+  // "<status> after <n> iterations: objective <F> (certified gap <g>); <s> s".
+  std::string report() const;
 };
 
-// Throws mpg::Error unless settings are P@k with the unrestricted adversary and lambda > 0.
+// Throws mpg::Error unless the metric has this dual trainer (has_dual_trainer: P@k with the
+// unrestricted adversary) and lambda > 0.
 BinaryModel train_precision_at_k_mpg(const BinaryProblem& problem, const MetricSettings& settings,
                                      const PrecisionAtKTrainOptions& options,
                                      PrecisionAtKTrainSummary* summary = nullptr);

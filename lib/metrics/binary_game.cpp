@@ -1,10 +1,33 @@
 #include "lib/metrics/binary_game.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "lib/base/error.hpp"
 
 namespace mpg {
+
+std::string to_string(ExactSolveStatus status) {
+  return status == ExactSolveStatus::converged ? "converged" : "not converged: certificate gap above the tolerance";
+}
+
+nlohmann::json ExactSolveSummary::to_json() const {
+  return {{"converged", converged()},
+          {"status", to_string(status)},
+          {"method", method},
+          {"iterations", iterations},
+          {"value", value},
+          {"predictor_response_value", predictor_response_value},
+          {"adversary_response_value", adversary_response_value},
+          {"gap", gap},
+          {"seconds", seconds}};
+}
+
+std::string ExactSolveSummary::report() const {
+  return fmt::format("solved in {}, gap {:.2e}, {:.3f} s", method, gap, seconds);
+}
 
 BinaryGame::BinaryGame(std::vector<double> potentials) : potentials_(std::move(potentials)) {
   if (potentials_.empty()) throw Error("a game needs at least one example (n >= 1)");

@@ -41,6 +41,10 @@ class F1Game : public BinaryGame {
   std::vector<BestResponse<BinaryAction>> adversary_responses(
       const MixedStrategy<BinaryAction>& predictor,
       const MixedStrategy<BinaryAction>& own) const override;
+  // The game solved over marginals with an exact certificate (f1_marginal_solver.hpp).
+  std::optional<MarginalSolution> solve_over_marginals(const MarginalSolverOptions& options) const override {
+    return solve_f1_over_marginals(potentials(), options);
+  }
 
  private:
   std::vector<std::uint32_t> item_at_rank_;  // examples by decreasing psi (ties: smaller index)

@@ -19,6 +19,7 @@
 // so far: they hold for the full game, whatever the layouts.
 #include "lib/metrics/f1_marginal_solver.hpp"
 
+#include <fmt/format.h>
 #include <glpk.h>
 
 #include <algorithm>
@@ -26,6 +27,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <optional>
 #include <unordered_map>
@@ -923,6 +925,27 @@ std::string to_string(MarginalSolverStatus status) {
       return "not converged: stalled (no best response beats the restricted value, or GLPK failed on a restricted game)";
   }
   return "unknown";
+}
+
+nlohmann::json MarginalSolverSummary::to_json() const {
+  return {{"converged", converged()},
+          {"status", to_string(status)},
+          {"rounds", rounds},
+          {"lower", lower},
+          {"upper", upper},
+          {"gap", gap},
+          {"lp_rows", lp_rows},
+          {"pricing_passes", pricing_passes},
+          {"sizes_in_use", {predictor_sizes, adversary_sizes}},
+          {"region", {region_first, region_end}},
+          {"mixed_strategies", mixed_strategies},
+          {"seconds", seconds},
+          {"lp_seconds", lp_seconds}};
+}
+
+std::string MarginalSolverSummary::report() const {
+  return fmt::format("{} after {} rounds over marginals, gap {:.2e}, {:.3f} s", to_string(status), rounds, gap,
+                     seconds);
 }
 
 MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const MarginalSolverOptions& options) {

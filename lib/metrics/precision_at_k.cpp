@@ -1,6 +1,7 @@
 #include "lib/metrics/precision_at_k.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 
 #include "lib/base/error.hpp"
@@ -159,6 +160,47 @@ BestResponse<BinaryAction> PrecisionAtKGame::adversary_best_response(const Eigen
   }
   for (auto i : response.action) response.value += cost[i];
   return response;
+}
+
+std::optional<ExactEquilibrium> PrecisionAtKGame::exact_equilibrium(double tolerance) const {
+  if (restriction_ != AdversaryRestriction::unrestricted) return std::nullopt;
+  const auto start = std::chrono::steady_clock::now();
+  const PrecisionAtKEquilibrium eq = solve_precision_at_k_game(potentials(), k_);
+  ExactEquilibrium exact;
+  exact.predictor_marginals = eq.predictor_marginals;
+  // Every equilibrium marginal pi* can be taken non-increasing in psi (the greedy fill of
+  // solve_precision_at_k_game), so the likeliest action is the top k by psi. Its probability is
+  // the largest any decomposition of pi* into k-subsets can give it:
+  // min(min_{i in S} pi_i, 1 - max_{i not in S} pi_i).
+  exact.likeliest_action = eq.top_k;
+  std::sort(exact.likeliest_action.begin(), exact.likeliest_action.end());
+  double inside = 1.0, outside = 0.0;
+  std::vector<char> chosen(size(), 0);
+  for (auto i : exact.likeliest_action) chosen[i] = 1;
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    const double pi = eq.predictor_marginals[static_cast<Eigen::Index>(i)];
+    if (chosen[i]) inside = std::min(inside, pi);
+    else outside = std::max(outside, pi);
+  }
+  exact.likeliest_probability = std::min(inside, 1.0 - outside);
+  // E[P@k(Y_hat, y)] = sum_{i in y} pi_i / k.
+  exact.expected_score = [marginals = eq.predictor_marginals, k = k_](const std::vector<int>& labels) {
+    double expected = 0.0;
+    for (std::size_t i = 0; i < labels.size(); ++i)
+      if (labels[i] == 1) expected += marginals[static_cast<Eigen::Index>(i)] / static_cast<double>(k);
+    return expected;
+  };
+  exact.adversary.actions.push_back(eq.adversary_action);
+  exact.adversary.probabilities.push_back(1.0);
+  ExactSolveSummary& summary = exact.summary;
+  summary.method = "closed form";
+  summary.status = eq.gap <= tolerance ? ExactSolveStatus::converged : ExactSolveStatus::not_certified;
+  summary.value = eq.value;
+  summary.predictor_response_value = eq.predictor_response_value;
+  summary.adversary_response_value = eq.adversary_response_value;
+  summary.gap = eq.gap;
+  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return exact;
 }
 
 }  // namespace mpg

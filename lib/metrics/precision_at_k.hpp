@@ -73,6 +73,10 @@ class PrecisionAtKGame : public BinaryGame {
   std::vector<BestResponse<BinaryAction>> adversary_responses(
       const MixedStrategy<BinaryAction>& predictor,
       const MixedStrategy<BinaryAction>& own) const override;
+  // With the unrestricted adversary, the closed-form equilibrium (solve_precision_at_k_game):
+  // the likeliest action is the top k by psi, the adversary's strategy pure. nullopt for the
+  // adversary restricted to exactly k positives.
+  std::optional<ExactEquilibrium> exact_equilibrium(double tolerance) const override;
 
  private:
   Eigen::VectorXd adversary_costs(const MixedStrategy<BinaryAction>& predictor) const;

@@ -1,12 +1,14 @@
 #include "lib/models/binary_mpg.hpp"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cmath>
 
 #include "lib/base/error.hpp"
+#include "lib/base/overloaded.hpp"
 #include "lib/base/io.hpp"
 #include "lib/data/libsvm.hpp"
-#include "lib/metrics/f1.hpp"
 
 namespace mpg {
 namespace {
@@ -34,37 +36,6 @@ BinaryProblem load_binary_problem(const std::string& path, double positive_label
   return problem;
 }
 
-BinaryMetric parse_binary_metric(const std::string& name) {
-  if (name == "f1") return BinaryMetric::f1;
-  if (name == "precision_at_k") return BinaryMetric::precision_at_k;
-  throw Error("unknown metric '" + name + "' (expected f1 or precision_at_k)");
-}
-
-std::string to_string(BinaryMetric metric) {
-  return metric == BinaryMetric::f1 ? "f1" : "precision_at_k";
-}
-
-std::size_t precision_k(const MetricSettings& settings, const std::vector<int>& labels) {
-  std::size_t positives = 0;
-  for (int y : labels) positives += y == 1;
-  const std::size_t k = settings.k ? *settings.k
-                                   : static_cast<std::size_t>(std::floor(
-                                         settings.k_fraction * static_cast<double>(positives)));
-  if (k < 1 || k > labels.size())
-    throw Error("precision@k needs 1 <= k <= n; got k = " + std::to_string(k) + " for n = " +
-                std::to_string(labels.size()) + " with " + std::to_string(positives) +
-                " positives");
-  return k;
-}
-
-std::unique_ptr<BinaryGame> make_binary_game(const MetricSettings& settings,
-                                             std::vector<double> potentials,
-                                             const std::vector<int>& labels) {
-  if (settings.metric == BinaryMetric::f1) return std::make_unique<F1Game>(std::move(potentials));
-  return std::make_unique<PrecisionAtKGame>(std::move(potentials), precision_k(settings, labels),
-                                            settings.restriction);
-}
-
 BinaryMpgObjective::BinaryMpgObjective(const BinaryProblem& problem, MetricSettings settings,
                                        double lambda, DoubleOracleOptions game_options)
     : problem_(problem),
@@ -77,8 +48,7 @@ BinaryMpgObjective::BinaryMpgObjective(const BinaryProblem& problem, MetricSetti
   Eigen::VectorXd y(problem.features.rows());
   for (Eigen::Index i = 0; i < y.size(); ++i) y[i] = problem.labels[static_cast<std::size_t>(i)];
   gold_features_ = problem.features.transpose() * y;
-  if (settings_.metric == BinaryMetric::precision_at_k)
-    precision_k(settings_, problem.labels);  // validate k before any game is played
+  metric_k(settings_, problem.labels);  // validates the metric's parameters before any game is played
 }
 
 Eigen::VectorXd features_of(const SparseRowMatrix& x, const BinaryAction& action) {
@@ -89,24 +59,21 @@ Eigen::VectorXd features_of(const SparseRowMatrix& x, const BinaryAction& action
   return phi;
 }
 
-bool has_closed_form(const MetricSettings& settings) {
-  return settings.metric == BinaryMetric::precision_at_k &&
-         settings.restriction == AdversaryRestriction::unrestricted;
-}
-
 double BinaryMpgObjective::evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) {
   const Eigen::VectorXd psi = problem_.features * theta;
-  if (has_closed_form(settings_)) {
-    const auto start = std::chrono::steady_clock::now();
-    const auto eq = solve_precision_at_k_game(to_std(psi), precision_k(settings_, problem_.labels));
-    ++games_;
-    max_gap_ = std::max(max_gap_, eq.gap);
-    game_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    // E_Q*[Phi] = Phi(x, y*) for the adversary's optimal pure action y*.
-    gradient = features_of(problem_.features, eq.adversary_action) - gold_features_ + lambda_ * theta;
-    return -theta.dot(gold_features_) - eq.value + 0.5 * lambda_ * theta.squaredNorm();
-  }
   const auto game = make_binary_game(settings_, to_std(psi), problem_.labels);
+  if (const auto exact = game->exact_equilibrium(game_options_.tolerance)) {
+    ++games_;
+    unconverged_games_ += !exact->summary.converged();
+    max_gap_ = std::max(max_gap_, exact->summary.gap);
+    game_seconds_ += exact->summary.seconds;
+    // E_Q*[Phi] = sum_j q_j Phi(x, y_j) (exact equilibria have a pure adversary strategy).
+    const auto& q = exact->adversary;
+    Eigen::VectorXd expected = q.probabilities[0] * features_of(problem_.features, q.actions[0]);
+    for (std::size_t j = 1; j < q.size(); ++j) expected += q.probabilities[j] * features_of(problem_.features, q.actions[j]);
+    gradient = expected - gold_features_ + lambda_ * theta;
+    return -theta.dot(gold_features_) - exact->summary.value + 0.5 * lambda_ * theta.squaredNorm();
+  }
   // The gold labelling seeds both players' sets when legal (as the reference code).
   std::vector<BinaryAction> predictor_seed = warm_predictor_;
   std::vector<BinaryAction> adversary_seed = warm_adversary_;
@@ -127,6 +94,24 @@ double BinaryMpgObjective::evaluate(const Eigen::VectorXd& theta, Eigen::VectorX
       binary_marginals(solution.adversary, game->size());
   gradient = problem_.features.transpose() * adversary_marginals - gold_features_ + lambda_ * theta;
   return -theta.dot(gold_features_) - solution.summary.value + 0.5 * lambda_ * theta.squaredNorm();
+}
+
+nlohmann::json TrainSummary::to_json() const {
+  nlohmann::json out = optimizer.to_json();
+  out["games"] = games;
+  out["game_iterations"] = game_iterations;
+  out["game_seconds"] = game_seconds;
+  out["unconverged_games"] = unconverged_games;
+  out["max_gap"] = max_gap;
+  return out;
+}
+
+std::string TrainSummary::report() const {
+  return fmt::format(
+      "{} after {} iterations ({}), objective {:.10g}, {} games ({} not converged, max gap {:.2e}; {} double-oracle "
+      "iterations, {:.2f} s in games), {:.2f} s",
+      optimizer.converged ? "converged" : "stopped", optimizer.iterations, optimizer.message, optimizer.final_value,
+      games, unconverged_games, max_gap, game_iterations, game_seconds, optimizer.seconds);
 }
 
 TrainStart parse_train_start(const std::string& name) {
@@ -152,12 +137,7 @@ nlohmann::json BinaryModel::to_json() const {
   nlohmann::json j;
   j["format"] = "mpg-binary-model";
   j["version"] = 1;
-  j["metric"] = to_string(settings.metric);
-  if (settings.metric == BinaryMetric::precision_at_k) {
-    j["k_fraction"] = settings.k_fraction;
-    if (settings.k) j["k"] = *settings.k;
-    j["adversary"] = to_string(settings.restriction);
-  }
+  write_metric_settings(settings, j);
   j["lambda"] = lambda;
   j["bias"] = bias;
   j["positive_label"] = positive_label;
@@ -181,12 +161,7 @@ BinaryModel BinaryModel::from_json(const nlohmann::json& j, const std::string& s
     if (j.at("format").get<std::string>() != "mpg-binary-model")
       throw InputError(source, "not an mpg binary model (format field)");
     BinaryModel model;
-    model.settings.metric = parse_binary_metric(j.at("metric").get<std::string>());
-    if (model.settings.metric == BinaryMetric::precision_at_k) {
-      model.settings.k_fraction = j.at("k_fraction").get<double>();
-      if (j.contains("k")) model.settings.k = j.at("k").get<std::size_t>();
-      model.settings.restriction = parse_adversary_restriction(j.at("adversary").get<std::string>());
-    }
+    model.settings = read_metric_settings(j);
     model.lambda = j.at("lambda").get<double>();
     model.bias = j.at("bias").get<double>();
     model.positive_label = j.at("positive_label").get<double>();
@@ -233,48 +208,85 @@ BinaryModel train_binary_mpg(const BinaryProblem& problem, const MetricSettings&
   return model;
 }
 
+BinaryGameSolver parse_binary_game_solver(const std::string& name) {
+  if (name == "double_oracle") return BinaryGameSolver::double_oracle;
+  if (name == "marginals") return BinaryGameSolver::marginals;
+  throw Error("unknown game solver '" + name + "' (expected double_oracle or marginals)");
+}
+
+std::string to_string(BinaryGameSolver solver) {
+  return solver == BinaryGameSolver::marginals ? "marginals" : "double_oracle";
+}
+
+std::string BinaryGameSummary::solver() const {
+  return std::visit(Overloaded{[](const DoubleOracleSummary&) { return std::string("double oracle"); },
+                               [](const ExactSolveSummary& s) { return s.method; },
+                               [](const MarginalSolverSummary&) { return std::string("marginals"); }},
+                    summary_);
+}
+
+bool BinaryGameSummary::converged() const {
+  return std::visit([](const auto& s) { return s.converged(); }, summary_);
+}
+
+std::string BinaryGameSummary::status() const {
+  return std::visit([](const auto& s) { return to_string(s.status); }, summary_);
+}
+
+int BinaryGameSummary::iterations() const {
+  return std::visit(Overloaded{[](const MarginalSolverSummary& s) { return s.rounds; },
+                               [](const auto& s) { return s.iterations; }},
+                    summary_);
+}
+
+double BinaryGameSummary::gap() const {
+  return std::visit([](const auto& s) { return s.gap; }, summary_);
+}
+
+double BinaryGameSummary::seconds() const {
+  return std::visit([](const auto& s) { return s.seconds; }, summary_);
+}
+
+nlohmann::json BinaryGameSummary::to_json() const {
+  nlohmann::json out = std::visit([](const auto& s) { return s.to_json(); }, summary_);
+  out["solver"] = solver();
+  return out;
+}
+
+std::string BinaryGameSummary::report() const {
+  return std::visit([](const auto& s) { return s.report(); }, summary_);
+}
+
 BinaryPrediction predict_binary_mpg(const BinaryModel& model, const BinaryProblem& problem,
-                                    const DoubleOracleOptions& game_options) {
+                                    const BinaryPredictOptions& options) {
   const Eigen::VectorXd theta = model.aligned_theta(problem.features.cols() - 1);
   const Eigen::VectorXd psi = problem.features * theta;
   const BinaryAction gold = positives_of(problem.labels);
-  if (has_closed_form(model.settings)) {
-    // Every equilibrium marginal pi* can be taken non-increasing in psi (the greedy fill of
-    // solve_precision_at_k_game), so the prediction is the top k by psi. Its probability is
-    // the largest any decomposition of pi* into k-subsets can give it:
-    // min(min_{i in S} pi_i, 1 - max_{i not in S} pi_i).
-    const auto start = std::chrono::steady_clock::now();
-    const std::size_t k = precision_k(model.settings, problem.labels);
-    const auto eq = solve_precision_at_k_game(to_std(psi), k);
-    BinaryPrediction prediction;
-    prediction.k = k;
-    prediction.action = eq.top_k;
-    std::sort(prediction.action.begin(), prediction.action.end());
-    prediction.marginals = eq.predictor_marginals;
-    double inside = 1.0, outside = 0.0;
-    std::vector<char> chosen(problem.labels.size(), 0);
-    for (auto i : prediction.action) chosen[i] = 1;
-    for (std::size_t i = 0; i < chosen.size(); ++i) {
-      const double pi = eq.predictor_marginals[static_cast<Eigen::Index>(i)];
-      if (chosen[i]) inside = std::min(inside, pi);
-      else outside = std::max(outside, pi);
-    }
-    prediction.probability = std::min(inside, 1.0 - outside);
-    for (auto i : gold) prediction.expected_score += eq.predictor_marginals[i] / static_cast<double>(k);
-    prediction.score = precision_at_k(prediction.action, gold, k);
-    prediction.game.status = eq.gap <= game_options.tolerance ? DoubleOracleStatus::converged
-                                                              : DoubleOracleStatus::stalled;
-    prediction.game.closed_form = true;
-    prediction.game.value = eq.value;
-    prediction.game.gap = eq.gap;
-    prediction.game.predictor_response_value = eq.predictor_response_value;
-    prediction.game.adversary_response_value = eq.adversary_response_value;
-    prediction.game.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto game = make_binary_game(model.settings, to_std(psi), problem.labels);
+  BinaryPrediction prediction;
+  prediction.k = metric_k(model.settings, problem.labels);
+  if (options.solver == BinaryGameSolver::marginals) {
+    auto solution = game->solve_over_marginals(options.marginals);
+    if (!solution)
+      throw Error("the solver over marginals is for F1 models; this model optimizes " + to_string(model.settings.metric));
+    prediction.action = std::move(solution->likeliest_action);
+    prediction.probability = solution->likeliest_probability;
+    prediction.marginals = std::move(solution->marginals);
+    prediction.expected_score = solution->expected_f1(problem.labels);
+    prediction.score = game->score(prediction.action, gold);
+    prediction.game = BinaryGameSummary(solution->summary);
     return prediction;
   }
-  const auto game = make_binary_game(model.settings, to_std(psi), problem.labels);
-  const auto solution = solve_double_oracle(*game, game_options);
-  BinaryPrediction prediction;
+  if (auto exact = game->exact_equilibrium(options.double_oracle.tolerance)) {
+    prediction.action = std::move(exact->likeliest_action);
+    prediction.probability = exact->likeliest_probability;
+    prediction.marginals = std::move(exact->predictor_marginals);
+    prediction.expected_score = exact->expected_score(problem.labels);
+    prediction.score = game->score(prediction.action, gold);
+    prediction.game = BinaryGameSummary(exact->summary);
+    return prediction;
+  }
+  const auto solution = solve_double_oracle(*game, options.double_oracle);
   const auto& strategy = solution.predictor;
   const std::size_t best = most_probable_index(strategy);
   prediction.action = strategy.actions[best];
@@ -283,9 +295,7 @@ BinaryPrediction predict_binary_mpg(const BinaryModel& model, const BinaryProble
   for (std::size_t j = 0; j < strategy.size(); ++j)
     prediction.expected_score += strategy.probabilities[j] * game->score(strategy.actions[j], gold);
   prediction.score = game->score(prediction.action, gold);
-  if (model.settings.metric == BinaryMetric::precision_at_k)
-    prediction.k = precision_k(model.settings, problem.labels);
-  prediction.game = solution.summary;
+  prediction.game = BinaryGameSummary(solution.summary);
   return prediction;
 }
 

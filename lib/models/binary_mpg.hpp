@@ -3,7 +3,9 @@
 // psi_i = theta . x_i. Learning minimizes the negated dual of thesis Eq. 3.9,
 //     f(theta) = -theta . Phi(x, y_gold) - v(theta) + lambda/2 ||theta||^2,
 //     grad f   = E_{Q*}[Phi(x, Y_check)] - Phi(x, y_gold) + lambda theta          (Eq. 3.10)
-// where v(theta) is the game value and Q* the adversary's equilibrium strategy.
+// where v(theta) is the game value and Q* the adversary's equilibrium strategy. The metric is a
+// plug-in (lib/metrics/binary_metric.hpp): this file asks its game for an exact equilibrium or
+// its solver over marginals, and never switches on the metric.
 #pragma once
 
 #include <Eigen/SparseCore>
@@ -11,12 +13,12 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "lib/game/double_oracle.hpp"
-#include "lib/metrics/binary_game.hpp"
-#include "lib/metrics/precision_at_k.hpp"
 #include "lib/learn/optimizer.hpp"
+#include "lib/metrics/binary_metric.hpp"
 
 namespace mpg {
 
@@ -35,32 +37,8 @@ struct BinaryProblem {
 BinaryProblem load_binary_problem(const std::string& path, double positive_label,
                                   long min_features = 0, double bias = 1.0);
 
-enum class BinaryMetric { f1, precision_at_k };
-BinaryMetric parse_binary_metric(const std::string& name);  // "f1" | "precision_at_k"
-std::string to_string(BinaryMetric metric);
-
-struct MetricSettings {
-  BinaryMetric metric = BinaryMetric::f1;
-  // P@k: k = floor(k_fraction * positives of the file being played), unless k is given.
-  double k_fraction = 0.5;
-  std::optional<std::size_t> k;
-  AdversaryRestriction restriction = AdversaryRestriction::unrestricted;
-};
-
-// k of a P@k game over `labels`; throws mpg::Error if it is < 1 or > n.
-std::size_t precision_k(const MetricSettings& settings, const std::vector<int>& labels);
-
-// The game of one file for given potentials.
 // Phi(x, y) = sum_{i in y} x_i (bias included: it is the last column of x).
 Eigen::VectorXd features_of(const SparseRowMatrix& x, const BinaryAction& action);
-
-// P@k with the unrestricted adversary has a closed-form equilibrium (solve_precision_at_k_game);
-// training and prediction use it instead of the double oracle.
-bool has_closed_form(const MetricSettings& settings);
-
-std::unique_ptr<BinaryGame> make_binary_game(const MetricSettings& settings,
-                                             std::vector<double> potentials,
-                                             const std::vector<int>& labels);
 
 // f(theta) and its gradient for one training file (see the header comment).
 class BinaryMpgObjective : public Objective {
@@ -116,6 +94,7 @@ struct BinaryModel {
   Eigen::VectorXd aligned_theta(long features) const;
 };
 
+// Training by a gradient method over exactly solved games (train_binary_mpg).
 struct TrainSummary {
   OptimizerSummary optimizer;
   int games = 0;
@@ -123,6 +102,11 @@ struct TrainSummary {
   int unconverged_games = 0;
   double max_gap = 0.0;
   double game_seconds = 0.0;
+
+  bool converged() const { return optimizer.converged; }
+  nlohmann::json to_json() const;
+  // "<converged|stopped> after <n> iterations (<why>), objective <f>, <games> games (...), <s> s".
+  std::string report() const;
 };
 
 // Where the optimizer starts. At theta = 0 every potential is equal, the most symmetric game:
@@ -144,18 +128,56 @@ struct TrainOptions {
 BinaryModel train_binary_mpg(const BinaryProblem& problem, const MetricSettings& settings,
                              const TrainOptions& options, TrainSummary* summary = nullptr);
 
+// How a binary game is solved for a prediction.
+//   double_oracle: the metric's exact equilibrium where its game has one
+//                  (BinaryGame::exact_equilibrium, e.g. P@k's closed form), else the double oracle;
+//   marginals:     the metric's solver over marginals (BinaryGame::solve_over_marginals; F1), an
+//                  mpg::Error for a metric without one.
+enum class BinaryGameSolver { double_oracle, marginals };
+BinaryGameSolver parse_binary_game_solver(const std::string& name);  // "double_oracle" | "marginals"
+std::string to_string(BinaryGameSolver solver);
+
+struct BinaryPredictOptions {
+  BinaryGameSolver solver = BinaryGameSolver::double_oracle;
+  // Also the tolerance an exact equilibrium's certificate must meet to count as converged.
+  DoubleOracleOptions double_oracle;
+  MarginalSolverOptions marginals;
+};
+
+// The summary of whichever solver solved a prediction's game, with the accessors they share.
+class BinaryGameSummary {
+ public:
+  using Summary = std::variant<DoubleOracleSummary, ExactSolveSummary, MarginalSolverSummary>;
+  BinaryGameSummary() = default;
+  explicit BinaryGameSummary(Summary summary) : summary_(std::move(summary)) {}
+
+  const Summary& summary() const { return summary_; }
+  // "double oracle", the exact method's name (e.g. "closed form"), or "marginals".
+  std::string solver() const;
+  bool converged() const;
+  std::string status() const;
+  int iterations() const;  // double-oracle iterations, rounds over marginals; 0 for an exact solve
+  double gap() const;
+  double seconds() const;
+  nlohmann::json to_json() const;  // the solver's summary and "solver"
+  std::string report() const;      // the solver's one-line report
+
+ private:
+  Summary summary_;
+};
+
 struct BinaryPrediction {
   BinaryAction action;           // the predictor's most probable pure action
   double probability = 0.0;      // its probability in the equilibrium strategy
   Eigen::VectorXd marginals;     // P(Y_hat_i = 1) under the equilibrium strategy
   double score = 0.0;            // metric of `action` against the gold labels
   double expected_score = 0.0;   // E_{P*}[metric(Y_hat, y_gold)]
-  std::size_t k = 0;             // P@k only
-  DoubleOracleSummary game;
+  std::size_t k = 0;             // the metric's k on this file (metric_k), 0 if it has none
+  BinaryGameSummary game;
 };
 
 // Plays the test file's game with the learned theta (no gold in the seed sets).
 BinaryPrediction predict_binary_mpg(const BinaryModel& model, const BinaryProblem& problem,
-                                    const DoubleOracleOptions& game_options = {});
+                                    const BinaryPredictOptions& options = {});
 
 }  // namespace mpg
