@@ -8,7 +8,6 @@
 #include "cli/commands.hpp"
 #include "cli/solver_choice.hpp"
 #include "lib/models/binary_mpg.hpp"
-#include "lib/models/binary_mpg_marginals.hpp"
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
 
@@ -43,9 +42,11 @@ Action add_predict(CLI::App& app) {
     const BinaryModel model = BinaryModel::read(s->model_path);
     const BinaryProblem problem =
         load_binary_problem(s->test_path, model.positive_label, model.feature_count, model.bias);
-    const BinaryPrediction prediction = s->choice.over_marginals()
-                                            ? predict_binary_mpg_over_marginals(model, problem, s->choice.marginal_options(s->game))
-                                            : predict_binary_mpg(model, problem, s->game);
+    BinaryPredictOptions options;
+    options.solver = parse_binary_game_solver(s->choice.solver);
+    options.double_oracle = s->game;
+    options.marginals = s->choice.marginal_options(s->game);
+    const BinaryPrediction prediction = predict_binary_mpg(model, problem, options);
     const std::size_t n = problem.labels.size();
     if (!s->predictions_path.empty()) {
       std::vector<char> predicted(n, 0);
@@ -66,16 +67,14 @@ Action add_predict(CLI::App& app) {
                           {"n", n},
                           {"predicted_positives", prediction.action.size()},
                           {"mixed_examples", mixed},
-                          {"gap", game.gap},
-                          {"solver", s->choice.over_marginals() ? "marginals"
-                                     : game.closed_form          ? "closed form"
-                                                                 : "double oracle"},
+                          {"gap", game.gap()},
+                          {"solver", game.solver()},
                           {"converged", game.converged()},
-                          {"iterations", game.iterations},
+                          {"iterations", game.iterations()},
                           {"probability", prediction.probability},
                           {"expected_score", prediction.expected_score},
-                          {"seconds", game.seconds}};
-    if (model.settings.metric == BinaryMetric::precision_at_k) out["k"] = prediction.k;
+                          {"seconds", game.seconds()}};
+    if (prediction.k) out["k"] = prediction.k;
     if (s->json) {
       fmt::print("{}\n", out.dump(2));
       return;
@@ -86,11 +85,7 @@ Action add_predict(CLI::App& app) {
                "predicted positives  {}\nmixed examples       {}\nprobability          {:.6f}\n",
                prediction.score, prediction.expected_score, n, prediction.action.size(), mixed,
                prediction.probability);
-    if (game.closed_form)
-      fmt::print("game                 solved in closed form, gap {:.2e}, {:.3f} s\n", game.gap, game.seconds);
-    else
-      fmt::print("game                 {} after {} {}, gap {:.2e}, {:.3f} s\n", to_string(game.status), game.iterations,
-                 s->choice.over_marginals() ? "rounds over marginals" : "iterations", game.gap, game.seconds);
+    fmt::print("game                 {}\n", game.report());
   };
 }
 

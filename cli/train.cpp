@@ -4,10 +4,8 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "lib/models/binary_mpg.hpp"
 #include "lib/base/io.hpp"
-#include "lib/learn/cutting_plane_trainer.hpp"
-#include "lib/learn/precision_at_k_trainer.hpp"
+#include "lib/models/binary_mpg_trainer.hpp"
 
 namespace mpg::cli {
 
@@ -95,126 +93,60 @@ Action add_train(CLI::App& app) {
     settings.metric = parse_binary_metric(s->metric);
     settings.k_fraction = s->k_fraction;
     settings.restriction = parse_adversary_restriction(s->adversary);
-    if (s->optimizer == "auto") s->optimizer = has_closed_form(settings) ? "dual" : "cutting_plane";
-    // Writes the model with its training summary, to which the common fields are added.
-    auto save = [&](BinaryModel model, nlohmann::json training) {
-      model.positive_label = s->positive_label;
-      training["file"] = s->train_path;
-      training["examples"] = problem.labels.size();
-      training["optimizer"] = s->optimizer;
-      nlohmann::json out = model.to_json();
-      out["training"] = std::move(training);
-      write_file_atomically(s->model_path, out.dump(2) + "\n");
-    };
-    if (s->optimizer == "dual") {
-      PrecisionAtKTrainOptions options;
-      options.lambda = s->lambda;
-      options.tolerance = s->tolerance;
-      options.max_seconds = s->game.max_seconds;
-      if (s->max_iterations_given) options.max_iterations = s->max_iterations;
-      PrecisionAtKTrainSummary summary;
-      BinaryModel model = train_precision_at_k_mpg(problem, settings, options, &summary);
-      save(std::move(model),
-           {{"converged", summary.converged}, {"stop_reason", summary.status},
-            {"iterations", summary.iterations}, {"objective", summary.objective},
-            {"lower_bound", summary.dual_value}, {"gap", summary.gap}, {"seconds", summary.seconds}});
-      if (!s->quiet)
-        fmt::print(stderr, "train: {} after {} iterations: objective {:.10g} (certified gap {:.2e}); {:.2f} s\n",
-                   summary.status, summary.iterations, summary.objective, summary.gap, summary.seconds);
-      return;
-    }
-    if (s->optimizer == "cutting_plane") {
-      CuttingPlaneOptions options;
-      options.lambda = s->lambda;
-      options.tolerance = s->tolerance;
-      options.max_seconds = s->game.max_seconds;
-      options.extra_responses = s->game.extra_responses;
-      if (smoothing->count() > 0) options.smoothing = s->game.smoothing;
-      options.on_demand_accuracy = s->on_demand_accuracy;
-      options.lp_backend = s->game.lp_backend;
-      if (s->max_iterations_given) options.max_iterations = s->max_iterations;
-      if (!s->quiet) {
-        // A line every 20 iterations, and whenever 10 s passed without one: slow iterations
-        // (hard games) show the restricted-game solves inside them.
-        auto timer = std::make_shared<LineTimer>(10.0, 10.0);
-        options.progress = [timer](int iteration, double upper, double lower, int rows, int columns) {
-          if (iteration % 20 != 0 && !timer->due()) return;
-          timer->printed();
-          fmt::print(stderr, "  iteration {:5d}  objective {:.10g}  gap {:.3e}  actions {}/{}\n",
-                     iteration, upper, upper - lower, rows, columns);
-        };
-        options.game_progress = [timer](int iteration, long solves, double gap, double target) {
-          if (!timer->due()) return;
-          timer->printed();
-          fmt::print(stderr,
-                     "  iteration {:5d}  restricted-game solve {}  game gap {:.3e} (solving to {:.1e})\n",
-                     iteration, solves, gap, target);
-        };
-      }
-      CuttingPlaneSummary summary;
-      BinaryModel model = train_binary_mpg_cutting_plane(problem, settings, options, &summary);
-      save(std::move(model),
-                        {{"converged", summary.converged},
-                         {"stop_reason", summary.status},
-                         {"iterations", summary.iterations},
-                         {"objective", summary.objective},
-                         {"lower_bound", summary.lower_bound},
-                         {"gap", summary.gap},
-                         {"cuts", summary.cuts},
-                         {"predictor_actions", summary.predictor_actions},
-                         {"adversary_actions", summary.adversary_actions},
-                         {"seconds", summary.seconds}});
-      if (!s->quiet)
-        fmt::print(stderr,
-                   "train: {} after {} iterations: objective {:.10g} (certified gap {:.2e}), "
-                   "{} cuts, {} serious steps, {} restricted-game solves, restricted game {}x{}; {:.2f} s ({:.2f} s LP, {:.2f} s best "
-                   "responses, {:.2f} s master)\n",
-                   summary.status, summary.iterations, summary.objective, summary.gap,
-                   summary.cuts, summary.serious_steps, summary.game_iterations, summary.predictor_actions, summary.adversary_actions,
-                   summary.seconds, summary.lp_seconds, summary.best_response_seconds,
-                   summary.master_seconds);
-      return;
-    }
-    TrainOptions options;
+    BinaryTrainingOptions options;
+    options.trainer = resolve_trainer(parse_binary_trainer(s->optimizer), settings);
     options.lambda = s->lambda;
-    options.game = s->game;
-    options.optimizer.kind = parse_optimizer_kind(s->optimizer);
-    options.optimizer.max_iterations = s->max_iterations;
-    options.start = parse_train_start(s->start);
+    options.tolerance = s->tolerance;
+    options.max_seconds = s->game.max_seconds;
+    if (s->max_iterations_given) options.max_iterations = s->max_iterations;
+    // cutting_plane
+    options.cutting_plane.extra_responses = s->game.extra_responses;
+    if (smoothing->count() > 0) options.cutting_plane.smoothing = s->game.smoothing;
+    options.cutting_plane.on_demand_accuracy = s->on_demand_accuracy;
+    options.cutting_plane.lp_backend = s->game.lp_backend;
+    // lbfgs, adadelta: every objective evaluation solves the game by double oracle
+    options.gradient.game = s->game;
+    options.gradient.optimizer.max_iterations = s->max_iterations;
+    options.gradient.start = parse_train_start(s->start);
+    const bool gradient_method = options.trainer == BinaryTrainer::lbfgs || options.trainer == BinaryTrainer::adadelta;
     if (!s->quiet) {
-      fmt::print(stderr, "train: {} examples ({} positive), {} features + bias, metric {}\n",
-                 problem.labels.size(), problem.positives(), problem.features.cols() - 1,
-                 s->metric);
-      options.optimizer.progress = [](int iteration, double value, double gradient_norm) {
+      // A line every 20 iterations, and whenever 10 s passed without one: slow iterations
+      // (hard games) show the restricted-game solves inside them.
+      auto timer = std::make_shared<LineTimer>(10.0, 10.0);
+      options.cutting_plane.progress = [timer](int iteration, double upper, double lower, int rows, int columns) {
+        if (iteration % 20 != 0 && !timer->due()) return;
+        timer->printed();
+        fmt::print(stderr, "  iteration {:5d}  objective {:.10g}  gap {:.3e}  actions {}/{}\n",
+                   iteration, upper, upper - lower, rows, columns);
+      };
+      options.cutting_plane.game_progress = [timer](int iteration, long solves, double gap, double target) {
+        if (!timer->due()) return;
+        timer->printed();
+        fmt::print(stderr,
+                   "  iteration {:5d}  restricted-game solve {}  game gap {:.3e} (solving to {:.1e})\n",
+                   iteration, solves, gap, target);
+      };
+      options.gradient.optimizer.progress = [](int iteration, double value, double gradient_norm) {
         fmt::print(stderr, "  iteration {:4d}  objective {:.10g}  |gradient| {:.3e}\n", iteration,
                    value, gradient_norm);
       };
+      if (gradient_method)
+        fmt::print(stderr, "train: {} examples ({} positive), {} features + bias, metric {}\n",
+                   problem.labels.size(), problem.positives(), problem.features.cols() - 1, s->metric);
     }
-    TrainSummary summary;
-    BinaryModel model = train_binary_mpg(problem, settings, options, &summary);
-    save(std::move(model),
-                      {{"start", s->start},
-                       {"converged", summary.optimizer.converged},
-                       {"stop_reason", summary.optimizer.message},
-                       {"iterations", summary.optimizer.iterations},
-                       {"objective", summary.optimizer.final_value},
-                       {"gradient_norm", summary.optimizer.gradient_norm},
-                       {"games", summary.games},
-                       {"game_iterations", summary.game_iterations},
-                       {"game_seconds", summary.game_seconds},
-                       {"unconverged_games", summary.unconverged_games},
-                       {"max_gap", summary.max_gap},
-                       {"seconds", summary.optimizer.seconds}});
-    if (!s->quiet)
-      fmt::print(stderr,
-                 "train: {} after {} iterations ({}), objective {:.10g}, {} games "
-                 "({} not converged, max gap {:.2e}; {} double-oracle iterations, {:.2f} s in "
-                 "games), {:.2f} s\n",
-                 summary.optimizer.converged ? "converged" : "stopped",
-                 summary.optimizer.iterations, summary.optimizer.message,
-                 summary.optimizer.final_value, summary.games, summary.unconverged_games,
-                 summary.max_gap, summary.game_iterations, summary.game_seconds,
-                 summary.optimizer.seconds);
+    BinaryTrainingSummary summary;
+    BinaryModel model = train_binary_mpg_model(problem, settings, options, &summary);
+    // The model with its training summary and the common fields.
+    model.positive_label = s->positive_label;
+    nlohmann::json training = summary.to_json();
+    if (gradient_method) training["start"] = s->start;
+    training["file"] = s->train_path;
+    training["examples"] = problem.labels.size();
+    training["optimizer"] = to_string(options.trainer);
+    nlohmann::json out = model.to_json();
+    out["training"] = std::move(training);
+    write_file_atomically(s->model_path, out.dump(2) + "\n");
+    if (!s->quiet) fmt::print(stderr, "train: {}\n", summary.report());
   };
 }
 
