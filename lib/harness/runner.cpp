@@ -20,9 +20,7 @@
 #include "baselines/logistic_regression.hpp"
 #include "baselines/structured_svm.hpp"
 #include "lib/models/binary_mpg.hpp"  // MetricSettings, precision_k: the scoring of every method kind
-#include "lib/models/binary_mpg_marginals.hpp"
-#include "lib/learn/cutting_plane_trainer.hpp"
-#include "lib/learn/precision_at_k_trainer.hpp"
+#include "lib/models/binary_mpg_trainer.hpp"
 #include "lib/base/error.hpp"
 #include "lib/harness/common.hpp"
 #include "lib/harness/progress.hpp"
@@ -47,7 +45,7 @@ const std::vector<std::string> kSharedPaths = {
     "CMakeLists.txt", "cli",  // build settings; `mpg run`
     "datasets/registry.json",  // file names, sha256s, formats and feature counts of the data
     "lib/harness",
-    "lib/base/error.hpp",
+    "lib/base/error.hpp", "lib/base/overloaded.hpp",
     "lib/base/io.cpp", "lib/base/io.hpp",              // read_file (plain, .gz, .xz)
     "lib/base/sha256.cpp", "lib/base/sha256.hpp",      // data checks, cache file names
     "lib/data/libsvm.cpp", "lib/data/libsvm.hpp",      // LIBSVM files (ADULT, ...)
@@ -57,7 +55,7 @@ const std::vector<std::string> kSharedPaths = {
     // MetricSettings, parse_binary_metric and precision_k: the k of every P@k score and of the
     // SSVM's P@k loss. binary_mpg.hpp includes the rest: the double oracle, the matrix games
     // with their LP backends (glpk/lp_solve_backend.cpp implement matrix_game.hpp), the optimizer.
-    "lib/models/binary_mpg.cpp", "lib/models/binary_mpg.hpp", "lib/game/double_oracle.hpp", "lib/game/restricted_game.hpp",
+    "lib/models/binary_mpg.cpp", "lib/models/binary_mpg.hpp", "lib/game/double_oracle.hpp", "lib/game/double_oracle.cpp", "lib/game/restricted_game.hpp",
     "lib/game/matrix_game.cpp", "lib/game/matrix_game.hpp", "lib/game/glpk_backend.cpp", "lib/game/lp_solve_backend.cpp",
     "lib/learn/optimizer.cpp", "lib/learn/optimizer.hpp", "lib/learn/simplex_qp.cpp", "lib/learn/simplex_qp.hpp"};
 
@@ -282,17 +280,14 @@ std::vector<int> ssvm_predictions(const std::string& kind, const std::string& me
 // hidden): by double oracle, or for "game_solver": "marginals" over marginals (F1 only) to gap
 // 1e-9 or max_game_rounds rounds.
 BinaryPrediction predict_cell_game(const BinaryModel& model, const BinaryProblem& problem, const json& method) {
-  if (method.value("game_solver", std::string("double_oracle")) == "marginals") {
-    MarginalSolverOptions options;
-    options.tolerance = 1e-9;
-    options.max_seconds = method.value("max_seconds", 0.0);
-    options.max_rounds = method.value("max_game_rounds", 10);
-    return predict_binary_mpg_over_marginals(model, problem, options);
-  }
-  DoubleOracleOptions game;
-  game.max_seconds = method.value("max_seconds", 0.0);
-  game.max_iterations = method.value("max_game_iterations", game.max_iterations);
-  return predict_binary_mpg(model, problem, game);
+  BinaryPredictOptions options;
+  options.solver = parse_binary_game_solver(method.value("game_solver", std::string("double_oracle")));
+  options.marginals.tolerance = 1e-9;
+  options.marginals.max_seconds = method.value("max_seconds", 0.0);
+  options.marginals.max_rounds = method.value("max_game_rounds", 10);
+  options.double_oracle.max_seconds = method.value("max_seconds", 0.0);
+  options.double_oracle.max_iterations = method.value("max_game_iterations", options.double_oracle.max_iterations);
+  return predict_binary_mpg(model, problem, options);
 }
 
 json Experiment::run_validation_cell(const Cell& cell) const {
@@ -304,31 +299,15 @@ json Experiment::run_validation_cell(const Cell& cell) const {
   const auto start = clock_type::now();
   if (kind == "mpg") {
     BinaryProblem problem{"train part", data.train, train_labels};
-    CuttingPlaneOptions options;
+    // The metric's dual trainer where it has one (P@k over the closed-form game), else cutting planes.
+    BinaryTrainingOptions options;
     options.lambda = cell.parameter;
     options.tolerance = cell.method_spec.value("tolerance", 1e-6);
     options.max_seconds = cell.method_spec.value("max_seconds", 0.0);
-    options.max_game_solves = cell.method_spec.value("max_game_solves", 0L);
-    const MetricSettings settings = settings_for(metric_, k_fraction_);
-    BinaryModel model;
-    if (has_closed_form(settings)) {  // P@k: the dual trainer over the closed-form game
-      PrecisionAtKTrainOptions dual;
-      dual.lambda = options.lambda;
-      dual.tolerance = options.tolerance;
-      dual.max_seconds = options.max_seconds;
-      PrecisionAtKTrainSummary summary;
-      model = train_precision_at_k_mpg(problem, settings, dual, &summary);
-      result["training"] = {{"converged", summary.converged}, {"status", summary.status},
-                            {"objective", summary.objective}, {"gap", summary.gap},
-                            {"iterations", summary.iterations}, {"trainer", "dual"}};
-    } else {
-      CuttingPlaneSummary summary;
-      model = train_binary_mpg_cutting_plane(problem, settings, options, &summary);
-      result["training"] = {{"converged", summary.converged}, {"status", summary.status},
-                            {"objective", summary.objective}, {"gap", summary.gap},
-                            {"iterations", summary.iterations}, {"game_solves", summary.game_iterations},
-                            {"trainer", "cutting_plane"}};
-    }
+    options.cutting_plane.max_game_solves = cell.method_spec.value("max_game_solves", 0L);
+    BinaryTrainingSummary summary;
+    const BinaryModel model = train_binary_mpg_model(problem, settings_for(metric_, k_fraction_), options, &summary);
+    result["training"] = summary.to_json();
     result["train_seconds"] = seconds_since(start);
     result["weights"] = std::vector<double>(model.theta.data(), model.theta.data() + model.theta.size());
     const auto t = clock_type::now();
@@ -336,7 +315,7 @@ json Experiment::run_validation_cell(const Cell& cell) const {
     const BinaryPrediction prediction = predict_cell_game(model, validation, cell.method_spec);
     result["validation_seconds"] = seconds_since(t);
     result["validation_score"] = prediction.score;
-    result["validation_game"] = {{"converged", prediction.game.converged()}, {"gap", prediction.game.gap}};
+    result["validation_game"] = {{"converged", prediction.game.converged()}, {"gap", prediction.game.gap()}};
   } else if (kind == "logistic_regression") {
     LogisticRegressionOptions options;
     options.lambda = cell.parameter;
@@ -397,8 +376,8 @@ json Experiment::run_test_cell(const Cell& cell, const json& validation) const {
     const BinaryPrediction prediction = predict_cell_game(model, test, cell.method_spec);
     result["test_score"] = prediction.score;
     result["test_expected_score"] = prediction.expected_score;
-    result["test_game"] = {{"converged", prediction.game.converged()}, {"gap", prediction.game.gap},
-                           {"iterations", prediction.game.iterations}};
+    result["test_game"] = {{"converged", prediction.game.converged()}, {"gap", prediction.game.gap()},
+                           {"iterations", prediction.game.iterations()}};
   } else if (kind == "ssvm" || kind == "ssvm_top_k") {
     StructuredSvmModel model;
     model.weights = w;
