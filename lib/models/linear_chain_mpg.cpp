@@ -1,8 +1,6 @@
 // Linear-chain F1 MPG: objective over per-sentence games and training (lib/models/linear_chain_mpg.hpp).
 #include "lib/models/linear_chain_mpg.hpp"
 
-#include <tbb/parallel_for.h>
-
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -30,50 +28,41 @@ DoubleOracleOptions game_options(double tolerance, int max_iterations) {
 
 }  // namespace
 
-LinearChainMpgObjective::LinearChainMpgObjective(const std::vector<FeaturizedSentence>& sentences,
-                                                 ChainLayout layout, const LinearChainMpgOptions& options)
-    : sentences_(sentences), layout_(layout), options_(options) {
-  if (!(options.lambda > 0.0)) throw Error("linear-chain MPG: lambda must be > 0");
-  if (options.target < 0 || options.target >= layout.labels) throw Error("linear-chain MPG: target outside 0..m-1");
-  empirical_counts_ = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(layout_.size()));
-  for (const auto& sentence : sentences_) add_feature_counts(sentence, sentence.labels, 1.0, layout_, empirical_counts_);
-  warm_rows_.resize(sentences_.size());
-  warm_columns_.resize(sentences_.size());
+SentenceGames::Solution SentenceGames::solve(std::size_t i, const Eigen::VectorXd& theta, Warm& warm) const {
+  const FeaturizedSentence& sentence = sentences_[i];
+  Solution solution;
+  if (sentence.size() == 0) return solution;
+  LinearChainF1Game game(chain_scores(sentence, theta, layout_), options_.target);
+  // Seeds: the gold labelling (binarized for the predictor) and last evaluation's supports.
+  std::vector<LabelSequence> rows = warm.rows;
+  std::vector<LabelSequence> columns = warm.columns;
+  rows.push_back(binarized(sentence.labels, options_.target, game.other_label()));
+  columns.push_back(sentence.labels);
+  const GameSolution<LabelSequence> result =
+      solve_double_oracle(game, game_options(options_.game_tolerance, options_.max_game_iterations), rows, columns);
+  warm.rows = result.predictor.actions;
+  warm.columns = result.adversary.actions;
+  solution.value = result.summary.value;
+  solution.converged = result.summary.converged();
+  solution.gap = result.summary.gap;
+  solution.seconds = result.summary.seconds;
+  solution.adversary = result.adversary;
+  return solution;
 }
 
-double LinearChainMpgObjective::evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) {
-  const std::size_t n = sentences_.size();
-  std::vector<double> values(n, 0.0);
-  std::vector<MixedStrategy<LabelSequence>> adversaries(n);
-  std::vector<char> converged(n, 1);
-  const DoubleOracleOptions options = game_options(options_.game_tolerance, options_.max_game_iterations);
-  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
-    const FeaturizedSentence& sentence = sentences_[i];
-    if (sentence.size() == 0) return;
-    LinearChainF1Game game(chain_scores(sentence, theta, layout_), options_.target);
-    // Seeds: the gold labelling (binarized for the predictor) and last evaluation's supports.
-    std::vector<LabelSequence> rows = warm_rows_[i];
-    std::vector<LabelSequence> columns = warm_columns_[i];
-    rows.push_back(binarized(sentence.labels, options_.target, game.other_label()));
-    columns.push_back(sentence.labels);
-    const GameSolution<LabelSequence> solution = solve_double_oracle(game, options, rows, columns);
-    values[i] = solution.summary.value;
-    converged[i] = solution.summary.converged();
-    adversaries[i] = solution.adversary;
-    warm_rows_[i] = solution.predictor.actions;
-    warm_columns_[i] = solution.adversary.actions;
-  });
-  gradient = options_.lambda * theta - empirical_counts_;
-  double value = 0.5 * options_.lambda * theta.squaredNorm() - theta.dot(empirical_counts_);
-  unconverged_ = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    value -= values[i];
-    unconverged_ += converged[i] ? 0 : 1;
-    for (std::size_t j = 0; j < adversaries[i].size(); ++j)
-      add_feature_counts(sentences_[i], adversaries[i].actions[j], adversaries[i].probabilities[j], layout_, gradient);
-  }
-  return value;
+namespace {
+
+const LinearChainMpgOptions& checked(const LinearChainMpgOptions& options, const ChainLayout& layout) {
+  if (!(options.lambda > 0.0)) throw Error("linear-chain MPG: lambda must be > 0");
+  if (options.target < 0 || options.target >= layout.labels) throw Error("linear-chain MPG: target outside 0..m-1");
+  return options;
 }
+
+}  // namespace
+
+LinearChainMpgObjective::LinearChainMpgObjective(const std::vector<FeaturizedSentence>& sentences,
+                                                 ChainLayout layout, const LinearChainMpgOptions& options)
+    : games_(sentences, layout, checked(options, layout)), objective_(games_, options.lambda, InstanceWeighting::sum) {}
 
 LinearChainMpgModel train_linear_chain_mpg(const std::vector<FeaturizedSentence>& sentences, ChainLayout layout,
                                            const LinearChainMpgOptions& options) {
@@ -97,8 +86,7 @@ LinearChainMpgModel train_linear_chain_mpg(const std::vector<FeaturizedSentence>
   optimizer.lbfgs_armijo_only = true;
   optimizer.max_iterations = options.max_iterations;
   optimizer.gradient_tolerance = options.gradient_tolerance;
-  model.summary = minimize(objective, model.theta, optimizer);
-  model.unconverged_games = objective.unconverged_games();
+  model.summary = minimize_sum_of_games(objective.sum_of_games(), model.theta, optimizer, options.lambda, 0.0);
   return model;
 }
 

@@ -4,18 +4,21 @@
 //     f(theta) = sum_i [ -theta . Phi(x_i, y_i) - v_i(theta) ] + lambda/2 ||theta||^2          (-Eq. 3.9)
 //     v_i(theta) = min_{P_check} max_{P_hat} E[ F1_C(Y_hat, Y_check) - theta . Phi(x_i, Y_check) ]
 //     subgradient = sum_i [ E_{P_check*}[Phi(x_i, Y_check)] - Phi(x_i, y_i) ] + lambda theta    (Eq. 3.10)
-// summed over sentences as the authors' code does. Each v_i comes from the double oracle
-// (Algorithm 1) with the LCFM/GFM best responses; the games are solved in parallel, warm-started
-// from the previous evaluation's supports, and summed in sentence order (deterministic).
-// L-BFGS (liblbfgs) with a backtracking Armijo line search: the objective has kinks.
+// summed over sentences as the authors' code does: the sum-of-games objective of
+// lib/learn/sum_of_games.hpp over the family SentenceGames (one F1 game per sentence). Each v_i
+// comes from the double oracle (Algorithm 1) with the LCFM/GFM best responses; the games are
+// solved in parallel, warm-started from the previous evaluation's supports, and summed in
+// sentence order (deterministic). L-BFGS (liblbfgs) with a backtracking Armijo line search: the
+// objective has kinks.
 #pragma once
 
 #include <Eigen/Dense>
 #include <vector>
 
 #include "lib/game/double_oracle.hpp"
-#include "lib/metrics/linear_chain_f1.hpp"
 #include "lib/learn/optimizer.hpp"
+#include "lib/learn/sum_of_games.hpp"
+#include "lib/metrics/linear_chain_f1.hpp"
 
 namespace mpg {
 
@@ -33,29 +36,65 @@ struct LinearChainMpgOptions {
   unsigned long seed = 2017;
 };
 
-class LinearChainMpgObjective : public Objective {
+// The sentences' F1 games as a family of instances of the sum-of-games objective
+// (lib/learn/sum_of_games.hpp), with Phi the chain's feature counts.
+class SentenceGames {
  public:
+  // The previous equilibrium's supports: seeds of the next solve, with the gold labelling.
+  struct Warm {
+    std::vector<LabelSequence> rows, columns;
+  };
+  struct Solution {
+    double value = 0.0;
+    bool converged = true;
+    double gap = 0.0;
+    double seconds = 0.0;
+    MixedStrategy<LabelSequence> adversary;  // its equilibrium strategy (empty for an empty sentence)
+  };
   // Keeps a reference to `sentences`.
-  LinearChainMpgObjective(const std::vector<FeaturizedSentence>& sentences, ChainLayout layout,
-                          const LinearChainMpgOptions& options);
-  double evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) override;
-  int unconverged_games() const { return unconverged_; }  // in the last evaluation
+  SentenceGames(const std::vector<FeaturizedSentence>& sentences, ChainLayout layout, const LinearChainMpgOptions& options)
+      : sentences_(sentences), layout_(layout), options_(options) {}
+  std::size_t size() const { return sentences_.size(); }
+  Eigen::Index dimension() const { return static_cast<Eigen::Index>(layout_.size()); }
+  void add_gold_features(std::size_t i, Eigen::VectorXd& sum) const {
+    add_feature_counts(sentences_[i], sentences_[i].labels, 1.0, layout_, sum);
+  }
+  Solution solve(std::size_t i, const Eigen::VectorXd& theta, Warm& warm) const;
+  void add_expected_features(std::size_t i, const Solution& solution, double weight, Eigen::VectorXd& gradient) const {
+    for (std::size_t j = 0; j < solution.adversary.size(); ++j)
+      add_feature_counts(sentences_[i], solution.adversary.actions[j], weight * solution.adversary.probabilities[j],
+                         layout_, gradient);
+  }
 
  private:
   const std::vector<FeaturizedSentence>& sentences_;
   ChainLayout layout_;
   LinearChainMpgOptions options_;
-  Eigen::VectorXd empirical_counts_;
-  std::vector<std::vector<LabelSequence>> warm_rows_, warm_columns_;
-  int unconverged_ = 0;
+};
+
+// f(theta) and its subgradient over the training sentences (see the header comment).
+class LinearChainMpgObjective : public Objective {
+ public:
+  // Keeps a reference to `sentences`. Throws mpg::Error unless lambda > 0 and 0 <= target < m.
+  LinearChainMpgObjective(const std::vector<FeaturizedSentence>& sentences, ChainLayout layout,
+                          const LinearChainMpgOptions& options);
+  double evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) override {
+    return objective_.evaluate(theta, gradient);
+  }
+  SumOfGamesObjective<SentenceGames>& sum_of_games() { return objective_; }
+
+ private:
+  SentenceGames games_;
+  SumOfGamesObjective<SentenceGames> objective_;
 };
 
 struct LinearChainMpgModel {
   ChainLayout layout;
   int target = 1;
   Eigen::VectorXd theta;
-  OptimizerSummary summary;
-  int unconverged_games = 0;  // at the last evaluation of training
+  // Training: the optimizer's summary and the games' statistics (last_unconverged_games: at the
+  // last evaluation).
+  SumOfGamesSummary summary;
 };
 
 LinearChainMpgModel train_linear_chain_mpg(const std::vector<FeaturizedSentence>& sentences, ChainLayout layout,

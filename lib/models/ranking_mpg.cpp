@@ -1,11 +1,7 @@
 #include "lib/models/ranking_mpg.hpp"
 
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <limits>
 
 #include "lib/base/error.hpp"
 
@@ -74,127 +70,66 @@ Eigen::MatrixXd RankingMpgModel::potentials(const Eigen::MatrixXd& features) con
   return potentials_of(with_bias(features), theta);
 }
 
-RankingMpgObjective::RankingMpgObjective(const std::vector<RankingQuery>& queries, const RankingMpgOptions& options)
+RankingGames::RankingGames(const std::vector<RankingQuery>& queries, const RankingMpgOptions& options)
     : queries_(queries), options_(options) {
   if (queries_.empty()) throw Error("ranking MPG: no training queries");
   if (options_.levels < 2) throw Error("ranking MPG: at least 2 relevance levels are needed");
   if (!(options_.lambda >= 0.0) || !std::isfinite(options_.lambda))
     throw Error("ranking MPG: lambda must be a finite number >= 0");
   features_ = queries_.front().features.cols();
-  const long d1 = features_ + 1;
-  gold_features_ = Eigen::VectorXd::Zero(dimension());
   for (const auto& q : queries_) {
     if (q.features.cols() != features_) throw Error("ranking MPG: queries differ in feature count");
-    augmented_.push_back(with_bias(q.features));
-    for (std::size_t j = 0; j < q.relevance.size(); ++j) {
-      const int s = q.relevance[j];
+    for (int s : q.relevance)
       if (s < 0 || s >= options_.levels)
         throw Error("ranking MPG: relevance " + std::to_string(s) + " outside 0.." + std::to_string(options_.levels - 1));
-      if (s > 0) gold_features_.segment((s - 1) * d1, d1) += augmented_.back().row(static_cast<Eigen::Index>(j)).transpose();
-    }
+    augmented_.push_back(with_bias(q.features));
   }
-  gold_features_ /= static_cast<double>(queries_.size());
-  warm_predictor_.resize(queries_.size());
-  warm_adversary_.resize(queries_.size());
 }
 
-double RankingMpgObjective::evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) {
+void RankingGames::add_gold_features(std::size_t q, Eigen::VectorXd& sum) const {
   const long d1 = features_ + 1;
-  const int blocks = options_.levels - 1;
-  const Eigen::Map<const Eigen::MatrixXd> weights(theta.data(), d1, blocks);
-  const std::size_t Q = queries_.size();
-  std::vector<double> values(Q);
-  std::vector<Eigen::VectorXd> expected(Q);
-  std::vector<QueryGameResult> summaries(Q);
-  tbb::parallel_for(std::size_t{0}, Q, [&](std::size_t q) {
-    const DcgGame game(potentials_of(augmented_[q], weights), options_.discount);
-    MixedStrategy<std::vector<int>> adversary;
-    QueryGameResult solution =
-        solve_query_game(game, options_.solver, options_.game, warm_predictor_[q], warm_adversary_[q], &adversary,
-                         /*predictor_strategy=*/false);
-    if (options_.solver == DcgGameSolver::double_oracle) {
-      warm_predictor_[q] = solution.predictor.actions;
-      warm_adversary_[q] = adversary.actions;
-    }
-    values[q] = solution.value;
-    // E_Q*[Phi_q(Y)]: block s sums phi(x_j) weighted by Q*(Y_j = s).
-    const Eigen::MatrixXd block = augmented_[q].transpose() * solution.adversary_marginals.rightCols(blocks);  // d1 x blocks
-    summaries[q] = std::move(solution);
-    expected[q] = Eigen::Map<const Eigen::VectorXd>(block.data(), block.size());
-  });
-  gradient = -gold_features_;
-  double value = -theta.dot(gold_features_);
-  const double scale = 1.0 / static_cast<double>(Q);
-  for (std::size_t q = 0; q < Q; ++q) {
-    gradient += scale * expected[q];
-    value -= scale * values[q];
-    ++summary_.games;
-    if (!summaries[q].converged) ++summary_.unconverged_games;
-    summary_.max_gap = std::max(summary_.max_gap, summaries[q].gap);
-    summary_.game_seconds += summaries[q].seconds;
+  const auto& relevance = queries_[q].relevance;
+  for (std::size_t j = 0; j < relevance.size(); ++j) {
+    const int s = relevance[j];
+    if (s > 0) sum.segment((s - 1) * d1, d1) += augmented_[q].row(static_cast<Eigen::Index>(j)).transpose();
   }
-  gradient += options_.lambda * theta;
-  return value + 0.5 * options_.lambda * theta.squaredNorm();
 }
 
-namespace {
-
-// Stops the optimizer at the time cap: after the cap every evaluation returns the same value
-// and a zero gradient, which ends liblbfgs' line search and AdaDelta's progress test.
-class CappedObjective : public Objective {
- public:
-  CappedObjective(RankingMpgObjective& inner, double max_seconds, bool stop_with_nan)
-      : inner_(inner), max_seconds_(max_seconds), stop_with_nan_(stop_with_nan), start_(std::chrono::steady_clock::now()) {}
-  double evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) override {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    if (max_seconds_ > 0.0 && elapsed >= max_seconds_ && have_last_) {
-      capped_ = true;
-      gradient = Eigen::VectorXd::Zero(theta.size());
-      // A cutting-plane method would take (value, gradient) as a cut, which must stay a valid
-      // lower bound: stop it with a non-finite value instead.
-      if (stop_with_nan_) return std::numeric_limits<double>::quiet_NaN();
-      return last_value_ + 1.0;  // never better than a point already seen: the best is returned
-    }
-    last_value_ = inner_.evaluate(theta, gradient);
-    have_last_ = true;
-    return last_value_;
+RankingGames::Solution RankingGames::solve(std::size_t q, const Eigen::VectorXd& theta, Warm& warm) const {
+  const int blocks = options_.levels - 1;
+  const Eigen::Map<const Eigen::MatrixXd> weights(theta.data(), features_ + 1, blocks);
+  const DcgGame game(potentials_of(augmented_[q], weights), options_.discount);
+  MixedStrategy<std::vector<int>> adversary;
+  const QueryGameResult result = solve_query_game(game, options_.solver, options_.game, warm.predictor, warm.adversary,
+                                                  &adversary, /*predictor_strategy=*/false);
+  if (options_.solver == DcgGameSolver::double_oracle) {
+    warm.predictor = result.predictor.actions;
+    warm.adversary = adversary.actions;
   }
-  bool capped() const { return capped_; }
+  Solution solution;
+  solution.value = result.value;
+  solution.converged = result.converged;
+  solution.gap = result.gap;
+  solution.seconds = result.seconds;
+  const Eigen::MatrixXd block = augmented_[q].transpose() * result.adversary_marginals.rightCols(blocks);  // d1 x blocks
+  solution.expected_features = Eigen::Map<const Eigen::VectorXd>(block.data(), block.size());
+  return solution;
+}
 
- private:
-  RankingMpgObjective& inner_;
-  double max_seconds_;
-  bool stop_with_nan_;
-  std::chrono::steady_clock::time_point start_;
-  double last_value_ = 0.0;
-  bool have_last_ = false;
-  bool capped_ = false;
-};
-
-}  // namespace
+RankingMpgObjective::RankingMpgObjective(const std::vector<RankingQuery>& queries, const RankingMpgOptions& options)
+    : games_(queries, options), objective_(games_, options.lambda, InstanceWeighting::mean) {}
 
 RankingMpgModel train_ranking_mpg(const std::vector<RankingQuery>& queries, const RankingMpgOptions& options,
                                   RankingMpgSummary* summary) {
   RankingMpgObjective objective(queries, options);
-  OptimizerOptions optimizer_options = options.optimizer;
-  const bool cutting_plane = optimizer_options.kind == OptimizerKind::cutting_plane;
-  if (cutting_plane) optimizer_options.regularization = options.lambda;
-  CappedObjective capped(objective, options.max_seconds, cutting_plane);
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(objective.dimension());
-  const OptimizerSummary optimizer = minimize(capped, theta, optimizer_options);
+  const SumOfGamesSummary result =
+      minimize_sum_of_games(objective.sum_of_games(), theta, options.optimizer, options.lambda, options.max_seconds);
   RankingMpgModel model;
   model.levels = options.levels;
   model.discount = options.discount;
   model.theta = Eigen::Map<const Eigen::MatrixXd>(theta.data(), queries.front().features.cols() + 1, options.levels - 1);
-  if (summary) {
-    *summary = objective.summary();
-    summary->optimizer = optimizer;
-    summary->time_limit = capped.capped();
-    if (capped.capped()) {
-      summary->optimizer.converged = false;
-      summary->optimizer.message = "time limit";
-    }
-  }
+  if (summary) *summary = result;
   return model;
 }
 

@@ -6,9 +6,9 @@
 // nothing). Learning minimizes the negated dual (thesis Eqs. 3.9-3.10), averaged over queries:
 //     f(theta) = (1/|Q|) sum_q [ -theta . Phi_q(gold) - v_q(theta) ] + lambda/2 ||theta||^2
 //     grad f   = (1/|Q|) sum_q [ E_{Q*_q}[Phi_q(Y)] - Phi_q(gold) ] + lambda theta
-// with v_q the value of query q's game and Q*_q its adversary equilibrium. The games of the
-// queries are solved in parallel (TBB) and summed in query order, so results do not depend on
-// the thread count.
+// with v_q the value of query q's game and Q*_q its adversary equilibrium: the sum-of-games
+// objective of lib/learn/sum_of_games.hpp over the family RankingGames (one DCG game per query),
+// solved in parallel and summed in query order, so results do not depend on the thread count.
 #pragma once
 
 #include <Eigen/Dense>
@@ -16,8 +16,9 @@
 #include <vector>
 
 #include "lib/game/double_oracle.hpp"
-#include "lib/metrics/dcg.hpp"
 #include "lib/learn/optimizer.hpp"
+#include "lib/learn/sum_of_games.hpp"
+#include "lib/metrics/dcg.hpp"
 
 namespace mpg {
 
@@ -68,31 +69,55 @@ struct RankingMpgOptions {
   double max_seconds = 0.0;   // training cap (0 = none): the optimizer stops at the next evaluation
 };
 
-struct RankingMpgSummary {
-  OptimizerSummary optimizer;
-  long games = 0;
-  long unconverged_games = 0;
-  double max_gap = 0.0;
-  double game_seconds = 0.0;   // summed over games (CPU time across threads)
-  bool time_limit = false;
-};
-
-class RankingMpgObjective : public Objective {
+// The queries' DCG games as a family of instances of the sum-of-games objective
+// (lib/learn/sum_of_games.hpp): Phi_q over (x_j, 1) in one block per relevance level 1..L-1.
+class RankingGames {
  public:
-  RankingMpgObjective(const std::vector<RankingQuery>& queries, const RankingMpgOptions& options);
-  double evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) override;
+  // The previous equilibrium's supports (double_oracle solver only): seeds of the next solve.
+  struct Warm {
+    std::vector<std::vector<int>> predictor, adversary;
+  };
+  struct Solution {
+    double value = 0.0;
+    bool converged = true;
+    double gap = 0.0;
+    double seconds = 0.0;
+    Eigen::VectorXd expected_features;  // E_Q*[Phi_q(Y)]: block s sums phi(x_j) weighted by Q*(Y_j = s)
+  };
+  // Keeps a reference to `queries`. Throws mpg::Error for no queries, fewer than 2 levels,
+  // queries that differ in feature count or a relevance outside 0..L-1.
+  RankingGames(const std::vector<RankingQuery>& queries, const RankingMpgOptions& options);
+  std::size_t size() const { return queries_.size(); }
   Eigen::Index dimension() const { return static_cast<Eigen::Index>((features_ + 1) * (options_.levels - 1)); }
-  const RankingMpgSummary& summary() const { return summary_; }
+  void add_gold_features(std::size_t q, Eigen::VectorXd& sum) const;
+  Solution solve(std::size_t q, const Eigen::VectorXd& theta, Warm& warm) const;
+  void add_expected_features(std::size_t, const Solution& solution, double weight, Eigen::VectorXd& gradient) const {
+    gradient += weight * solution.expected_features;
+  }
 
  private:
   const std::vector<RankingQuery>& queries_;
   RankingMpgOptions options_;
   long features_ = 0;
-  std::vector<Eigen::MatrixXd> augmented_;   // (x_j, 1) per query
-  Eigen::VectorXd gold_features_;            // (1/|Q|) sum_q Phi_q(gold), blocks by level
-  // Previous equilibrium supports per query: seeds of the next solve (theta moves little).
-  std::vector<std::vector<std::vector<int>>> warm_predictor_, warm_adversary_;
-  RankingMpgSummary summary_;
+  std::vector<Eigen::MatrixXd> augmented_;  // (x_j, 1) per query
+};
+
+using RankingMpgSummary = SumOfGamesSummary;
+
+// f(theta) and its gradient over the training queries (see the header comment).
+class RankingMpgObjective : public Objective {
+ public:
+  // Keeps a reference to `queries`.
+  RankingMpgObjective(const std::vector<RankingQuery>& queries, const RankingMpgOptions& options);
+  double evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) override {
+    return objective_.evaluate(theta, gradient);
+  }
+  Eigen::Index dimension() const { return games_.dimension(); }
+  SumOfGamesObjective<RankingGames>& sum_of_games() { return objective_; }
+
+ private:
+  RankingGames games_;
+  SumOfGamesObjective<RankingGames> objective_;
 };
 
 RankingMpgModel train_ranking_mpg(const std::vector<RankingQuery>& queries, const RankingMpgOptions& options,

@@ -1,0 +1,25 @@
+#include "lib/learn/sum_of_games.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace mpg {
+
+nlohmann::json SumOfGamesSummary::to_json() const {
+  nlohmann::json out = optimizer.to_json();
+  out["games"] = games;
+  out["unconverged_games"] = unconverged_games;
+  out["last_unconverged_games"] = last_unconverged_games;
+  out["max_gap"] = max_gap;
+  out["game_seconds"] = game_seconds;
+  out["time_limit"] = time_limit;
+  return out;
+}
+
+std::string SumOfGamesSummary::report() const {
+  return fmt::format("{}; {} games ({} not converged, max gap {:.2e}, {:.2f} s in games)", optimizer.report(), games,
+                     unconverged_games, max_gap, game_seconds);
+}
+
+}  // namespace mpg

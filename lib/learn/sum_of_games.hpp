@@ -1,0 +1,181 @@
+// The learning objective of an MPG whose data is a set of independent instances, one game each
+// (ranking: one DCG game per query; linear chains: one F1 game per sentence; alignment and
+// parsing: one game per sentence), the negated dual of thesis Eqs. 3.9-3.10 summed (or averaged)
+// over the instances:
+//     f(theta) = w sum_i [ -theta . Phi_i(gold) - v_i(theta) ] + lambda/2 ||theta||^2
+//     grad f   = w sum_i [ E_{Q*_i}[Phi_i(Y)] - Phi_i(gold) ] + lambda theta
+// with w = 1 (sum) or 1/N (mean), v_i the value of instance i's game at theta and Q*_i its
+// adversary equilibrium. The games are solved in parallel (TBB), each warm-started from its
+// previous solve, and summed in instance order, so results do not depend on the thread count.
+//
+// A family of instances supplies the games, as a class with
+//     using Warm = ...;      // an instance's warm start (e.g. the last equilibrium's supports)
+//     using Solution = ...;  // an instance's solved game: members value, converged, gap, seconds
+//     std::size_t size() const;
+//     Eigen::Index dimension() const;                                       // of theta
+//     void add_gold_features(std::size_t i, Eigen::VectorXd& sum) const;    // sum += Phi_i(gold)
+//     Solution solve(std::size_t i, const Eigen::VectorXd& theta, Warm& warm) const;  // thread-safe
+//     void add_expected_features(std::size_t i, const Solution& solution, double weight,
+//                                Eigen::VectorXd& gradient) const;          // += weight E_Q*_i[Phi_i]
+#pragma once
+
+#include <tbb/parallel_for.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "lib/base/error.hpp"
+#include "lib/learn/optimizer.hpp"
+
+namespace mpg {
+
+// How the instances' terms are combined: summed (w = 1) or averaged (w = 1/N). The two also
+// fix the order of the floating-point sums, as the ranking (mean: data terms first, the
+// regularizer last) and linear-chain (sum: the regularizer first) objectives had it before they
+// shared this code, so that their results stayed bit for bit the same.
+enum class InstanceWeighting { sum, mean };
+
+// Statistics of the games solved while training, and the optimizer's summary.
+struct SumOfGamesSummary {
+  OptimizerSummary optimizer;
+  long games = 0;                  // games solved over all evaluations
+  long unconverged_games = 0;      // of them, games stopped by a cap (gap above tolerance)
+  int last_unconverged_games = 0;  // in the last evaluation
+  double max_gap = 0.0;            // largest equilibrium gap of any game
+  double game_seconds = 0.0;       // summed over games (CPU time across threads)
+  bool time_limit = false;         // the training time cap stopped the optimizer
+
+  bool converged() const { return optimizer.converged; }
+  nlohmann::json to_json() const;
+  // "<optimizer report>; <games> games (<unconverged> not converged, max gap <gap>)".
+  std::string report() const;
+};
+
+template <class Family>
+class SumOfGamesObjective : public Objective {
+ public:
+  using Solution = typename Family::Solution;
+
+  // Keeps a reference to `family`.
+  SumOfGamesObjective(const Family& family, double lambda, InstanceWeighting weighting)
+      : family_(family), lambda_(lambda), weighting_(weighting) {
+    if (!(lambda_ >= 0.0) || !std::isfinite(lambda_)) throw Error("lambda must be a finite number >= 0");
+    gold_features_ = Eigen::VectorXd::Zero(family_.dimension());
+    for (std::size_t i = 0; i < family_.size(); ++i) family_.add_gold_features(i, gold_features_);
+    if (weighting_ == InstanceWeighting::mean) gold_features_ /= static_cast<double>(family_.size());
+    warm_.resize(family_.size());
+  }
+
+  double evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) override {
+    const std::size_t n = family_.size();
+    std::vector<Solution> solutions(n);
+    tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) { solutions[i] = family_.solve(i, theta, warm_[i]); });
+    const bool mean = weighting_ == InstanceWeighting::mean;
+    const double weight = mean ? 1.0 / static_cast<double>(n) : 1.0;
+    double value = 0.0;
+    if (mean) {
+      gradient = -gold_features_;
+      value = -theta.dot(gold_features_);
+    } else {
+      gradient = lambda_ * theta - gold_features_;
+      value = 0.5 * lambda_ * theta.squaredNorm() - theta.dot(gold_features_);
+    }
+    summary_.last_unconverged_games = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Solution& solution = solutions[i];
+      value -= weight * solution.value;
+      family_.add_expected_features(i, solution, weight, gradient);
+      ++summary_.games;
+      if (!solution.converged) {
+        ++summary_.unconverged_games;
+        ++summary_.last_unconverged_games;
+      }
+      summary_.max_gap = std::max(summary_.max_gap, solution.gap);
+      summary_.game_seconds += solution.seconds;
+    }
+    if (mean) {
+      gradient += lambda_ * theta;
+      value += 0.5 * lambda_ * theta.squaredNorm();
+    }
+    return value;
+  }
+
+  // The game statistics so far (the optimizer's summary is filled by minimize_sum_of_games).
+  const SumOfGamesSummary& summary() const { return summary_; }
+
+ private:
+  const Family& family_;
+  double lambda_;
+  InstanceWeighting weighting_;
+  Eigen::VectorXd gold_features_;  // w sum_i Phi_i(gold)
+  std::vector<typename Family::Warm> warm_;
+  SumOfGamesSummary summary_;
+};
+
+// Minimizes f from theta (in/out) with the optimizer, stopping it at the first evaluation after
+// max_seconds (0 = no cap; the summary then says time_limit). The cutting-plane optimizer gets
+// lambda as the objective's regularization.
+template <class Family>
+SumOfGamesSummary minimize_sum_of_games(SumOfGamesObjective<Family>& objective, Eigen::VectorXd& theta,
+                                        OptimizerOptions optimizer, double lambda, double max_seconds);
+
+namespace sum_of_games {
+
+// Stops the optimizer at the time cap: after the cap every evaluation returns the same value
+// and a zero gradient, which ends liblbfgs' line search and AdaDelta's progress test.
+class TimeCappedObjective : public Objective {
+ public:
+  TimeCappedObjective(Objective& inner, double max_seconds, bool stop_with_nan)
+      : inner_(inner), max_seconds_(max_seconds), stop_with_nan_(stop_with_nan), start_(std::chrono::steady_clock::now()) {}
+  double evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) override {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (max_seconds_ > 0.0 && elapsed >= max_seconds_ && have_last_) {
+      capped_ = true;
+      gradient = Eigen::VectorXd::Zero(theta.size());
+      // A cutting-plane method would take (value, gradient) as a cut, which must stay a valid
+      // lower bound: stop it with a non-finite value instead.
+      if (stop_with_nan_) return std::numeric_limits<double>::quiet_NaN();
+      return last_value_ + 1.0;  // never better than a point already seen: the best is returned
+    }
+    last_value_ = inner_.evaluate(theta, gradient);
+    have_last_ = true;
+    return last_value_;
+  }
+  bool capped() const { return capped_; }
+
+ private:
+  Objective& inner_;
+  double max_seconds_;
+  bool stop_with_nan_;
+  std::chrono::steady_clock::time_point start_;
+  double last_value_ = 0.0;
+  bool have_last_ = false;
+  bool capped_ = false;
+};
+
+}  // namespace sum_of_games
+
+template <class Family>
+SumOfGamesSummary minimize_sum_of_games(SumOfGamesObjective<Family>& objective, Eigen::VectorXd& theta,
+                                        OptimizerOptions optimizer, double lambda, double max_seconds) {
+  const bool cutting_plane = optimizer.kind == OptimizerKind::cutting_plane;
+  if (cutting_plane) optimizer.regularization = lambda;
+  sum_of_games::TimeCappedObjective capped(objective, max_seconds, cutting_plane);
+  const OptimizerSummary result = minimize(capped, theta, optimizer);
+  SumOfGamesSummary summary = objective.summary();
+  summary.optimizer = result;
+  summary.time_limit = capped.capped();
+  if (capped.capped()) {
+    summary.optimizer.converged = false;
+    summary.optimizer.message = "time limit";
+  }
+  return summary;
+}
+
+}  // namespace mpg
