@@ -395,10 +395,10 @@ json run_cell(const Cell& cell, const std::vector<int>& all_classes) {
     options.game_tolerance = cell.game_tolerance;
     const LinearChainMpgModel model = train_linear_chain_mpg(data.featurized.at("train"), layout, options);
     result["train_seconds"] = seconds_since(start);
-    result["iterations"] = model.summary.iterations;
-    result["converged"] = model.summary.converged;
-    result["optimizer"] = model.summary.message;
-    result["unconverged_training_games"] = model.unconverged_games;
+    result["iterations"] = model.summary.optimizer.iterations;
+    result["converged"] = model.summary.optimizer.converged;
+    result["optimizer"] = model.summary.optimizer.message;
+    result["unconverged_training_games"] = model.summary.last_unconverged_games;
     int unconverged = 0;
     for (const char* set : kEvaluationSets) {
       const auto& featurized = data.featurized.at(set);
