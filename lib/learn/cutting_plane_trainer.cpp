@@ -11,104 +11,9 @@
 #include "lib/game/restricted_game.hpp"
 #include "lib/base/error.hpp"
 #include "lib/base/run_limits.hpp"
-#include "lib/learn/simplex_qp.hpp"
+#include "lib/learn/cut_model.hpp"
 
 namespace mpg {
-namespace {
-
-// The cutting-plane model  phi_K(theta) = max_k (a_k . theta - c_k)  and its master problems
-//   min_theta lambda/2 ||theta||^2 - theta . g + phi_K(theta) + mu/2 ||theta - center||^2.
-// With B = [a_k - g] and l = lambda + mu the dual is the simplex QP
-//   min_alpha 1/2 alpha^T (B^T B / l) alpha + (c - B^T mu center / l) . alpha
-// (on the simplex, alpha^T (u 1^T) alpha = u . alpha), and theta = (mu center - B alpha) / l.
-// With mu = 0 the dual objective, negated, is a lower bound on min F at every alpha.
-class CutModel {
- public:
-  CutModel(Eigen::VectorXd gold, double lambda) : gold_(std::move(gold)), lambda_(lambda) {}
-
-  void add(const Eigen::VectorXd& a, double c) {
-    const Eigen::Index k = offsets_.size();
-    directions_.conservativeResize(gold_.size(), k + 1);
-    directions_.col(k) = a - gold_;
-    offsets_.conservativeResize(k + 1);
-    offsets_[k] = c;
-    gram_.conservativeResize(k + 1, k + 1);
-    const Eigen::VectorXd products = directions_.transpose() * directions_.col(k);
-    gram_.col(k) = products;
-    gram_.row(k) = products.transpose();
-    for (Eigen::VectorXd* w : {&proximal_weights_, &plain_weights_}) {
-      w->conservativeResize(k + 1);
-      (*w)[k] = 0.0;
-    }
-  }
-
-  // Minimizer of the proximal master around `center` with weight mu.
-  Eigen::VectorXd proximal_step(const Eigen::VectorXd& center, double mu) {
-    const double l = lambda_ + mu;
-    const Eigen::VectorXd pull = mu * center;
-    const Eigen::VectorXd linear = offsets_ - directions_.transpose() * pull / l;
-    solve_simplex_qp(gram_ / l, linear, proximal_weights_, 1e-12, 100000);
-    return (pull - directions_ * proximal_weights_) / l;
-  }
-
-  // Value of the plain master (mu = 0): a lower bound on min F.
-  double lower_bound() {
-    solve_simplex_qp(gram_ / lambda_, offsets_, plain_weights_, 1e-12, 100000);
-    const Eigen::VectorXd aggregate = directions_ * plain_weights_;
-    return -aggregate.squaredNorm() / (2.0 * lambda_) - offsets_.dot(plain_weights_);
-  }
-
-  // The dual objective at the proximal master's weights: also a lower bound on min F (any
-  // point of the simplex gives one), tight when the proximal steps vanish.
-  double proximal_lower_bound() const {
-    const Eigen::VectorXd aggregate = directions_ * proximal_weights_;
-    return -aggregate.squaredNorm() / (2.0 * lambda_) - offsets_.dot(proximal_weights_);
-  }
-
-  // lambda/2 ||theta||^2 - theta . g + phi_K(theta).
-  double model_value(const Eigen::VectorXd& theta) const {
-    const Eigen::VectorXd cut_values =
-        directions_.transpose() * theta - offsets_;  // (a_k - g) . theta - c_k
-    return 0.5 * lambda_ * theta.squaredNorm() + cut_values.maxCoeff();
-  }
-
-  int size() const { return static_cast<int>(offsets_.size()); }
-
-  // Drops cuts with zero weight in both masters for `limit` consecutive solves. The lower
-  // bounds stay valid (any set of cuts gives one); the masters stay small.
-  void drop_idle(int limit) {
-    const Eigen::Index k = offsets_.size();
-    idle_.resize(static_cast<std::size_t>(k), 0);
-    std::vector<Eigen::Index> keep;
-    for (Eigen::Index i = 0; i < k; ++i) {
-      int& idle = idle_[static_cast<std::size_t>(i)];
-      idle = (proximal_weights_[i] > 0.0 || plain_weights_[i] > 0.0) ? 0 : idle + 1;
-      if (idle <= limit || i == k - 1) keep.push_back(i);
-    }
-    if (static_cast<Eigen::Index>(keep.size()) == k) return;
-    directions_ = Eigen::MatrixXd(directions_(Eigen::all, keep));
-    offsets_ = Eigen::VectorXd(offsets_(keep));
-    gram_ = Eigen::MatrixXd(gram_(keep, keep));
-    proximal_weights_ = Eigen::VectorXd(proximal_weights_(keep));
-    plain_weights_ = Eigen::VectorXd(plain_weights_(keep));
-    std::vector<int> idle;
-    for (auto i : keep) idle.push_back(idle_[static_cast<std::size_t>(i)]);
-    idle_ = std::move(idle);
-  }
-
- private:
-  Eigen::VectorXd gold_;
-  double lambda_;
-  Eigen::MatrixXd directions_;  // D x K: a_k - g
-  Eigen::VectorXd offsets_;     // c
-  Eigen::MatrixXd gram_;        // B^T B
-  Eigen::VectorXd proximal_weights_;  // warm starts
-  Eigen::VectorXd plain_weights_;
-  std::vector<int> idle_;
-};
-
-}  // namespace
-
 std::string to_string(CuttingPlaneStatus status) {
   switch (status) {
     case CuttingPlaneStatus::converged: return "converged";
@@ -185,16 +90,10 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
       *scorer, std::move(seed_rows), std::move(seed_columns), zero_offsets,
       {options.prune_after, options.extra_responses, options.smoothing, options.lp_backend}, std::move(seed_features));
 
-  CutModel cuts(gold_features, lambda);
+  // The cuts and the proximal bundle stabilization around a center (lib/learn/cut_model.hpp).
+  ProximalBundle bundle(gold_features, lambda);
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(x.cols());
   Eigen::VectorXd best_theta = theta;
-  // Proximal bundle stabilization (Kiwiel 1990): the master is kept near the stability center;
-  // a serious step moves the center when the upper bound fell by at least a tenth of the
-  // decrease the model predicted, a null step only adds the cut.
-  Eigen::VectorXd center = theta;
-  double center_value = std::numeric_limits<double>::infinity();
-  double predicted_decrease = std::numeric_limits<double>::infinity();
-  double mu = std::max(1.0, gold_features.squaredNorm());
   CuttingPlaneSummary summary;
   summary.objective = std::numeric_limits<double>::infinity();
   summary.lower_bound = -std::numeric_limits<double>::infinity();
@@ -206,7 +105,7 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     // 1.-2. The game at theta by double oracle over the restricted game, to an equilibrium gap
     // small against the decrease the model predicted for this step (inexact oracle; every cut
     // and bound stays valid, only their tightness depends on the gap).
-    const double game_tolerance = std::max(0.1 * options.tolerance, 0.1 * predicted_decrease);
+    const double game_tolerance = std::max(0.1 * options.tolerance, 0.1 * bundle.predicted_decrease());
     const Eigen::VectorXd psi = x * theta;
     const auto game = make_binary_game(settings, std::vector<double>(psi.data(), psi.data() + psi.size()), problem.labels);
     const auto& column_features = restricted.column_data();
@@ -263,7 +162,7 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
         // accurate enough once the bracket [upper - game_gap, upper] of F(theta) excludes the
         // serious-step target: the step's outcome is then decided, a serious step (upper below
         // the target) or a null step whose cut lifts the model at theta above the target.
-        const double target = center_value - 0.1 * predicted_decrease;
+        const double target = bundle.serious_target();
         const bool decided = std::isfinite(target) && (upper <= target || upper - game_gap >= target);
         const bool finished = game_gap <= game_tolerance || (options.on_demand_accuracy && decided);
         if (options.game_progress)
@@ -280,32 +179,12 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
         if (options.max_game_solves > 0 && summary.game_iterations >= options.max_game_solves) break;
       }
     }
-    cuts.add(expected_features, cut_offset);
-    if (!std::isfinite(center_value)) {
-      center_value = upper;
-    } else {
-      const double decrease = center_value - upper;
-      if (decrease >= 0.1 * predicted_decrease) {  // serious step
-        center = theta;
-        center_value = upper;
-        if (decrease >= 0.5 * predicted_decrease) mu = std::max(mu * 0.5, 1e-9);
-        ++summary.serious_steps;
-      } else if (game_gap < 0.25 * predicted_decrease) {
-        // A null step with an accurate oracle: the model was too optimistic, shorten steps.
-        // (When the game gap is comparable to the predicted decrease the failure may be noise
-        // of the inexact oracle, and a larger mu would only stall the method.)
-        mu = std::min(mu * 1.5, 1e12);
-      }
-    }
-
-    // 3. The master: next theta and a lower bound.
+    // 3. The cut at theta, the serious or null step, and the master: next theta and a lower bound.
     auto t = clock::now();
-    summary.lower_bound = std::max(summary.lower_bound, cuts.lower_bound());
-    theta = cuts.proximal_step(center, mu);
-    summary.lower_bound = std::max(summary.lower_bound, cuts.proximal_lower_bound());
-    predicted_decrease = center_value - cuts.model_value(theta);
-    cuts.drop_idle(options.cut_idle_limit);
+    theta = bundle.step(theta, expected_features, cut_offset, upper, game_gap, summary.lower_bound,
+                        options.cut_idle_limit);
     summary.master_seconds += seconds_since(t);
+    summary.serious_steps = bundle.serious_steps();
     summary.gap = summary.objective - summary.lower_bound;
     if (options.progress)
       options.progress(summary.iterations, summary.objective, summary.lower_bound,
@@ -337,7 +216,7 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
       break;
     }
   }
-  summary.cuts = cuts.size();
+  summary.cuts = bundle.cuts();
   summary.predictor_actions = static_cast<int>(restricted.rows().size());
   summary.adversary_actions = static_cast<int>(restricted.columns().size());
   summary.lp_seconds = restricted.lp_seconds();

@@ -15,7 +15,9 @@
 //      and profitable responses join the restricted game (double oracle),
 //   3. moves theta to the minimizer of lambda/2 ||theta||^2 - theta . Phi_gold + max over cuts,
 //      whose value is a lower bound on min F (Kelley's method / BMRM, Teo et al. 2010, with the
-//      regularizer kept exact; the master is a QP over the simplex of cuts, simplex_qp.hpp).
+//      regularizer kept exact and a proximal stabilization; the cuts, masters and bundle center
+//      are lib/learn/cut_model.hpp).
+// The restricted game is the double oracle's engine (lib/game/restricted_game.hpp).
 // It stops when the best upper bound minus the lower bound is <= tolerance: the returned theta
 // is then tolerance-optimal for the learning problem itself, a certificate the per-evaluation
 // approach (L-BFGS over exactly solved games) cannot give on this non-smooth objective.
