@@ -186,7 +186,7 @@ LogisticRegressionModel train_logistic_regression(const SparseRowMatrix& feature
                                   steps, before, gradient.norm());
     result.final_value = value;
     result.gradient_norm = gradient.norm();
-    result.converged = result.converged || is_stationary(gradient, model.weights, tolerance);
+    if (is_stationary(gradient, model.weights, tolerance)) result.status = OptimizerStatus::converged;
   }
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "lib/base/error.hpp"
 #include "baselines/simplex_qp_one_slack.hpp"
@@ -75,6 +76,16 @@ StructuredSvmLoss parse_structured_svm_loss(const std::string& name) {
   if (name == "f1") return StructuredSvmLoss::f1;
   if (name == "precision_at_k") return StructuredSvmLoss::precision_at_k;
   throw Error("structured SVM: unknown loss '" + name + "' (expected f1 or precision_at_k)");
+}
+
+std::string to_string(StructuredSvmStatus status) {
+  return status == StructuredSvmStatus::converged ? "converged" : "not converged: iteration limit";
+}
+
+nlohmann::json StructuredSvmSummary::to_json() const {
+  return {{"converged", converged()}, {"status", message},           {"iterations", iterations},
+          {"constraints", constraints}, {"objective", objective},    {"dual_objective", dual_objective},
+          {"gap", objective - dual_objective}, {"slack", slack},     {"seconds", seconds}};
 }
 
 double structured_svm_loss(const std::vector<int>& predicted, const std::vector<int>& labels,
@@ -193,7 +204,7 @@ StructuredSvmModel train_structured_svm(const SparseRowMatrix& features,
     // Stop when the duality gap certifies the objective within W epsilon of the optimum. When w
     // solves the working-set QP, this is Joachims 2005's test xi(w) <= working-set xi + epsilon.
     if (result.objective - dual <= W * options.epsilon) {
-      result.converged = true;
+      result.status = StructuredSvmStatus::converged;
       break;
     }
     if (result.iterations >= options.max_iterations) break;
@@ -223,9 +234,9 @@ StructuredSvmModel train_structured_svm(const SparseRowMatrix& features,
   result.message = fmt::format(
       "{} after {} iteration(s): objective {:.9g}, dual {:.9g}, slack {:.3g}, {} constraints, {} active-set QP "
       "iterations{}",
-      result.converged ? "converged" : "iteration cap reached, not converged", result.iterations,
+      result.converged() ? "converged" : "iteration cap reached, not converged", result.iterations,
       result.objective, result.dual_objective, result.slack, result.constraints, qp_iterations,
-      result.converged || qp_converged
+      result.converged() || qp_converged
           ? ""
           : fmt::format("; the last working-set QP stopped unsolved (KKT violation {:.3g})", qp_violation));
   if (summary) *summary = result;

@@ -20,6 +20,7 @@
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
 #include <cstddef>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -52,15 +53,22 @@ struct StructuredSvmModel {
   double C = 0.0;
 };
 
+enum class StructuredSvmStatus { converged, iteration_limit };
+std::string to_string(StructuredSvmStatus status);
+
 struct StructuredSvmSummary {
-  bool converged = false;
+  StructuredSvmStatus status = StructuredSvmStatus::iteration_limit;
   int iterations = 0;   // cutting-plane iterations (one working-set QP each)
   int constraints = 0;  // working-set size, the zero constraint included
   double objective = 0.0;       // primal 1/2 ||w||^2 + C xi(w) at the returned w (exact xi)
   double dual_objective = 0.0;  // dual of the working set at the returned w (a lower bound)
   double slack = 0.0;           // xi(w), the largest violation over all labellings
   double seconds = 0.0;
-  std::string message;
+  std::string message;  // the one-line report
+
+  bool converged() const { return status == StructuredSvmStatus::converged; }
+  nlohmann::json to_json() const;
+  std::string report() const { return message; }
 };
 
 // Delta(ybar, y) for 0/1 labellings: 1 - F1 (F1 = 1 when both have no positives), or

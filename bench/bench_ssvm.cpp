@@ -40,7 +40,7 @@ void BM_SsvmTrainF1(benchmark::State& state) {
   options.C = static_cast<double>(state.range(0));
   mpg::StructuredSvmSummary summary;
   for (auto _ : state) benchmark::DoNotOptimize(mpg::train_structured_svm(features, labels, options, &summary));
-  state.counters["converged"] = summary.converged;
+  state.counters["converged"] = summary.converged();
   state.counters["iterations"] = summary.iterations;
   state.counters["gap"] = summary.objective - summary.dual_objective;
 }

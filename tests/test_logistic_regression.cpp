@@ -172,7 +172,7 @@ TEST_CASE("L-BFGS alone gets close; the Newton polish reaches the gradient toler
   OptimizerSummary polished;
   const double w_polished = train_symmetric(10, 5.0, 10, polished).weights[0];
   INFO(polished.message);
-  CHECK(polished.converged);
+  CHECK(polished.converged());
   CHECK(polished.gradient_norm <= 1e-12 * std::max(1.0, std::abs(w_polished)));
   CHECK(w_polished == Approx(symmetric_root(5.0, 10)).epsilon(1e-12));
 }
@@ -196,7 +196,7 @@ TEST_CASE("training on a well-separated 2-D set classifies it", "[logistic_regre
   const LogisticRegressionModel model =
       train_logistic_regression(problem.features, problem.labels, options, &summary);
   INFO(summary.message);
-  CHECK(summary.converged);
+  CHECK(summary.converged());
   const Eigen::VectorXd scores = decision_values(model, problem.features);
   REQUIRE(scores.size() == 200);
   const std::vector<int> predicted = predict_threshold(scores);

@@ -147,7 +147,7 @@ TEST_CASE("L-BFGS solves a convex quadratic with a negative minimum", "[optimize
   Quadratic quadratic;
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(5);
   const auto summary = minimize(quadratic, theta, options_for(OptimizerKind::lbfgs));
-  CHECK(summary.converged);
+  CHECK(summary.converged());
   CHECK((theta - quadratic.minimizer()).norm() < 1e-6);
   CHECK(summary.initial_value == 0.0);
   CHECK(summary.final_value == Approx(value_at(quadratic, theta)).margin(1e-15));
@@ -167,7 +167,7 @@ TEST_CASE("AdaDelta approaches the minimizer of a convex quadratic", "[optimizer
   options.max_iterations = 5000;
   options.adadelta_value_tolerance = 1e-8;
   const auto summary = minimize(quadratic, theta, options);
-  CHECK(summary.converged);
+  CHECK(summary.converged());
   CHECK((theta - quadratic.minimizer()).norm() < 1e-3);
   CHECK(summary.final_value < summary.initial_value);
   CHECK(summary.final_value == Approx(value_at(quadratic, theta)).margin(1e-15));
@@ -192,7 +192,7 @@ TEST_CASE("AdaDelta does not call a rising objective converged", "[optimizer]") 
   auto options = options_for(OptimizerKind::adadelta);
   options.max_iterations = 40;
   const auto summary = minimize(rising, theta, options);
-  CHECK_FALSE(summary.converged);
+  CHECK_FALSE(summary.converged());
   CHECK(summary.iterations == 40);
   CHECK(summary.final_value == Approx(1.0));  // the best point seen is the start
 }
@@ -202,7 +202,7 @@ TEST_CASE("L-BFGS minimizes the Rosenbrock function", "[optimizer]") {
   Eigen::VectorXd theta(2);
   theta << -1.2, 1.0;
   const auto summary = minimize(rosenbrock, theta, options_for(OptimizerKind::lbfgs));
-  CHECK(summary.converged);
+  CHECK(summary.converged());
   CHECK(theta[0] == Approx(1.0).margin(1e-4));
   CHECK(theta[1] == Approx(1.0).margin(1e-4));
   CHECK(summary.final_value < 1e-8);
@@ -246,7 +246,7 @@ TEST_CASE("Cutting planes certify the optimum of a non-smooth convex function", 
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(5);
   const auto summary = minimize(kinked, theta, options);
   INFO(summary.message);
-  CHECK(summary.converged);
+  CHECK(summary.converged());
   CHECK(summary.lower_bound <= optimum + 1e-12);
   CHECK(summary.final_value >= optimum - 1e-12);
   CHECK(summary.final_value - summary.lower_bound <= 1e-9 * std::max(1.0, std::abs(summary.final_value)));
@@ -258,7 +258,7 @@ TEST_CASE("Cutting planes certify the optimum of a non-smooth convex function", 
   options.max_iterations = 2;
   theta = Eigen::VectorXd::Zero(5);
   const auto capped = minimize(kinked, theta, options);
-  CHECK_FALSE(capped.converged);
+  CHECK_FALSE(capped.converged());
   CHECK(capped.iterations == 2);
   CHECK(capped.lower_bound <= optimum + 1e-12);
 }
@@ -274,7 +274,7 @@ TEST_CASE("the returned point is never worse than the start", "[optimizer]") {
     auto options = options_for(kind);
     options.max_iterations = 50;
     const auto summary = minimize(wrong, theta, options);
-    if (kind == OptimizerKind::lbfgs) CHECK_FALSE(summary.converged);
+    if (kind == OptimizerKind::lbfgs) CHECK_FALSE(summary.converged());
     CHECK(theta == start);
     CHECK(summary.final_value == summary.initial_value);
     CHECK(summary.gradient_norm == Approx((start - Eigen::VectorXd::Ones(3)).norm()));
@@ -320,7 +320,7 @@ TEST_CASE("hitting the iteration cap is not convergence", "[optimizer]") {
     auto options = options_for(kind);
     options.max_iterations = 3;
     const auto summary = minimize(rosenbrock, theta, options);
-    CHECK_FALSE(summary.converged);
+    CHECK_FALSE(summary.converged());
     CHECK(summary.iterations == 3);
     CHECK_THAT(summary.message, Catch::Contains("iteration limit"));
   }
@@ -335,7 +335,7 @@ TEST_CASE("a start point that already satisfies the gradient test costs one eval
     Eigen::VectorXd theta = quadratic.minimizer();
     const Eigen::VectorXd start = theta;
     const auto summary = minimize(counting, theta, options_for(kind));
-    CHECK(summary.converged);
+    CHECK(summary.converged());
     CHECK(summary.iterations == 0);
     CHECK(summary.evaluations == 1);
     CHECK(counting.calls == 1);

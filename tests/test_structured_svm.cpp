@@ -140,7 +140,7 @@ TEST_CASE("at convergence the primal is within C epsilon of the working-set dual
       const StructuredSvmModel model =
           train_structured_svm(problem.features, problem.labels, options, &summary);
       INFO(loss_name << " trial " << trial << ": " << summary.message);
-      REQUIRE(summary.converged);
+      REQUIRE(summary.converged());
       CHECK(summary.constraints <= summary.iterations + 1);
       // The reported primal is the exact objective at the returned w.
       CHECK(summary.objective == Approx(brute_force_primal(problem, model.weights, options.C,
@@ -171,7 +171,7 @@ TEST_CASE("training on a well-separated 2-D set gives a high training F1 and P@k
   const StructuredSvmModel model =
       train_structured_svm(problem.features, problem.labels, options, &summary);
   INFO(summary.message);
-  CHECK(summary.converged);
+  CHECK(summary.converged());
   CHECK(summary.objective - summary.dual_objective <= 100.0 * options.C * options.epsilon);
   const Eigen::VectorXd values = decision_values(model, problem.features);
   const Eigen::MatrixXd dense(problem.features);
@@ -185,7 +185,7 @@ TEST_CASE("training on a well-separated 2-D set gives a high training F1 and P@k
   const StructuredSvmModel ranker =
       train_structured_svm(problem.features, problem.labels, options, &summary);
   INFO(summary.message);
-  CHECK(summary.converged);
+  CHECK(summary.converged());
   const std::vector<int> top = predict_top_k(decision_values(ranker, problem.features), 40);
   CHECK(precision_at_k(positives_of(top), gold, 40) >= 0.95);
 }
@@ -241,7 +241,7 @@ TEST_CASE("an iteration cap is reported as not converged", "[structured_svm]") {
   options.max_iterations = 1;
   StructuredSvmSummary summary;
   train_structured_svm(problem.features, problem.labels, options, &summary);
-  CHECK_FALSE(summary.converged);
+  CHECK_FALSE(summary.converged());
   CHECK(summary.iterations == 1);
   CHECK(summary.message.find("not converged") != std::string::npos);
 }

@@ -287,7 +287,9 @@ void run_lbfgs(TrackedObjective& tracked, const OptimizerOptions& options,
   if (context.error) std::rethrow_exception(context.error);
 
   summary.iterations = context.iterations;
-  summary.converged = lbfgs_converged(status);
+  summary.status = lbfgs_converged(status)                  ? OptimizerStatus::converged
+                   : status == LBFGSERR_MAXIMUMITERATION ? OptimizerStatus::iteration_limit
+                                                         : OptimizerStatus::stopped;
   summary.message = lbfgs_status_text(status);
   if (status == LBFGSERR_MAXIMUMITERATION) {
     summary.message += " (" + std::to_string(options.max_iterations) + ")";
@@ -314,11 +316,12 @@ void run_adadelta(TrackedObjective& tracked, const OptimizerOptions& options,
   int iteration = 0;
   for (;;) {
     if (gradient_is_small(gradient, theta, options.gradient_tolerance)) {
-      summary.converged = true;
+      summary.status = OptimizerStatus::converged;
       summary.message = "AdaDelta converged: gradient norm below tolerance";
       break;
     }
     if (iteration == options.max_iterations) {
+      summary.status = OptimizerStatus::iteration_limit;
       summary.message = "AdaDelta stopped: reached the iteration limit (" +
                         std::to_string(options.max_iterations) + ")";
       break;
@@ -350,12 +353,12 @@ void run_adadelta(TrackedObjective& tracked, const OptimizerOptions& options,
                                   std::max(std::abs(value), std::numeric_limits<double>::min());
     if (recent_values.size() >= kMinValuesBeforeValueTest &&
         average_change < options.adadelta_value_tolerance) {
-      summary.converged = true;
+      summary.status = OptimizerStatus::converged;
       summary.message = "AdaDelta converged: average relative change below tolerance";
       break;
     }
     if (step.matrix().norm() < options.adadelta_step_tolerance * std::max(1.0, theta.norm())) {
-      summary.converged = true;
+      summary.status = OptimizerStatus::converged;
       summary.message = "AdaDelta converged: step norm below tolerance";
       break;
     }
@@ -403,11 +406,12 @@ void run_cutting_plane(TrackedObjective& tracked, const OptimizerOptions& option
     summary.lower_bound = lower;
     const double gap = tracked.best_value - lower;
     if (gap <= options.cutting_plane_tolerance * std::max(1.0, std::abs(tracked.best_value))) {
-      summary.converged = true;
+      summary.status = OptimizerStatus::converged;
       summary.message = "cutting plane converged: objective certified within " + std::to_string(gap);
       break;
     }
     if (iteration == options.max_iterations) {
+      summary.status = OptimizerStatus::iteration_limit;
       summary.message = "cutting plane stopped: reached the iteration limit (" +
                         std::to_string(options.max_iterations) + "), certified gap " + std::to_string(gap);
       break;
@@ -469,7 +473,7 @@ OptimizerSummary minimize(Objective& objective, Eigen::VectorXd& theta,
   OptimizerSummary summary;
   summary.initial_value = initial_value;
   if (theta.size() == 0) {
-    summary.converged = true;
+    summary.status = OptimizerStatus::converged;
     summary.message = "nothing to optimize: no variables";
   } else if (options.kind == OptimizerKind::lbfgs) {
     run_lbfgs(tracked, options, summary);
@@ -488,8 +492,18 @@ OptimizerSummary minimize(Objective& objective, Eigen::VectorXd& theta,
   return summary;
 }
 
+std::string to_string(OptimizerStatus status) {
+  switch (status) {
+    case OptimizerStatus::converged: return "converged";
+    case OptimizerStatus::iteration_limit: return "not converged: iteration limit";
+    case OptimizerStatus::time_limit: return "not converged: time limit";
+    case OptimizerStatus::stopped: return "not converged: stopped";
+  }
+  return "unknown";
+}
+
 nlohmann::json OptimizerSummary::to_json() const {
-  nlohmann::json out = {{"converged", converged},
+  nlohmann::json out = {{"converged", converged()},
                         {"status", message},
                         {"iterations", iterations},
                         {"evaluations", evaluations},

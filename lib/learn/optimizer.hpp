@@ -64,8 +64,13 @@ struct OptimizerOptions {
   std::function<void(int, double, double)> progress;
 };
 
+// converged: a tolerance was met; iteration_limit, time_limit: a cap stopped the run; stopped: the
+// method could not go on (line-search failure, non-finite objective, ...), the message says why.
+enum class OptimizerStatus { converged, iteration_limit, time_limit, stopped };
+std::string to_string(OptimizerStatus status);
+
 struct OptimizerSummary {
-  bool converged = false;       // a tolerance was met (not merely the iteration cap)
+  OptimizerStatus status = OptimizerStatus::stopped;
   int iterations = 0;
   int evaluations = 0;          // calls to Objective::evaluate
   double initial_value = 0.0;
@@ -76,6 +81,7 @@ struct OptimizerSummary {
   // Cutting plane only: min f >= lower_bound, so final_value - lower_bound certifies theta.
   double lower_bound = -std::numeric_limits<double>::infinity();
 
+  bool converged() const { return status == OptimizerStatus::converged; }
   nlohmann::json to_json() const;
   // "<message> after <n> iterations, objective <f> [(certified gap <g>)]; <s> s".
   std::string report() const;

@@ -51,7 +51,7 @@ struct SumOfGamesSummary {
   double game_seconds = 0.0;       // summed over games (CPU time across threads)
   bool time_limit = false;         // the training time cap stopped the optimizer
 
-  bool converged() const { return optimizer.converged; }
+  bool converged() const { return optimizer.converged(); }
   nlohmann::json to_json() const;
   // "<optimizer report>; <games> games (<unconverged> not converged, max gap <gap>)".
   std::string report() const;
@@ -172,7 +172,7 @@ SumOfGamesSummary minimize_sum_of_games(SumOfGamesObjective<Family>& objective, 
   summary.optimizer = result;
   summary.time_limit = capped.capped();
   if (capped.capped()) {
-    summary.optimizer.converged = false;
+    summary.optimizer.status = OptimizerStatus::time_limit;
     summary.optimizer.message = "time limit";
   }
   return summary;

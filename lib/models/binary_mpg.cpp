@@ -110,7 +110,7 @@ std::string TrainSummary::report() const {
   return fmt::format(
       "{} after {} iterations ({}), objective {:.10g}, {} games ({} not converged, max gap {:.2e}; {} double-oracle "
       "iterations, {:.2f} s in games), {:.2f} s",
-      optimizer.converged ? "converged" : "stopped", optimizer.iterations, optimizer.message, optimizer.final_value,
+      optimizer.converged() ? "converged" : "stopped", optimizer.iterations, optimizer.message, optimizer.final_value,
       games, unconverged_games, max_gap, game_iterations, game_seconds, optimizer.seconds);
 }
 

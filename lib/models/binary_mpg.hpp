@@ -103,7 +103,7 @@ struct TrainSummary {
   double max_gap = 0.0;
   double game_seconds = 0.0;
 
-  bool converged() const { return optimizer.converged; }
+  bool converged() const { return optimizer.converged(); }
   nlohmann::json to_json() const;
   // "<converged|stopped> after <n> iterations (<why>), objective <f>, <games> games (...), <s> s".
   std::string report() const;
