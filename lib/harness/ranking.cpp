@@ -361,14 +361,7 @@ json RankingExperiment::run_validation_cell(const Cell& c) const {
     RankingMpgSummary summary;
     const RankingMpgModel model = train_ranking_mpg(train, options, &summary);
     result["train_seconds"] = seconds_since(start);
-    result["training"] = {{"converged", summary.optimizer.converged}, {"status", summary.optimizer.message},
-                          {"iterations", summary.optimizer.iterations}, {"objective", summary.optimizer.final_value},
-                          {"games", summary.games}, {"unconverged_games", summary.unconverged_games},
-                          {"max_gap", summary.max_gap}};
-    if (std::isfinite(summary.optimizer.lower_bound)) {
-      result["training"]["lower_bound"] = summary.optimizer.lower_bound;
-      result["training"]["certified_gap"] = summary.optimizer.final_value - summary.optimizer.lower_bound;
-    }
+    result["training"] = summary.to_json();
     result["weights"] = std::vector<double>(model.theta.data(), model.theta.data() + model.theta.size());
     const auto t = clock_type::now();
     std::vector<QueryMetrics> per_query(validation.size());

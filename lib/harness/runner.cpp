@@ -346,10 +346,7 @@ json Experiment::run_validation_cell(const Cell& cell) const {
     StructuredSvmSummary summary;
     const StructuredSvmModel model = train_structured_svm(data.train, train_labels, options, &summary);
     result["train_seconds"] = seconds_since(start);
-    result["training"] = {{"converged", summary.converged}, {"status", summary.message},
-                          {"objective", summary.objective},
-                          {"gap", summary.objective - summary.dual_objective},
-                          {"iterations", summary.iterations}};
+    result["training"] = summary.to_json();
     result["weights"] = std::vector<double>(model.weights.data(), model.weights.data() + model.weights.size());
     const auto t = clock_type::now();
     const Eigen::VectorXd values = decision_values(model, data.validation);

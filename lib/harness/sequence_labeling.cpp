@@ -380,7 +380,7 @@ json run_cell(const Cell& cell, const std::vector<int>& all_classes) {
     const CrfModel model = train_crf(data.featurized.at("train"), layout, options);
     result["train_seconds"] = seconds_since(start);
     result["iterations"] = model.summary.iterations;
-    result["converged"] = model.summary.converged;
+    result["converged"] = model.summary.converged();
     result["optimizer"] = model.summary.message;
     for (const char* set : kEvaluationSets) {
       std::vector<std::vector<int>> predicted;
@@ -396,7 +396,7 @@ json run_cell(const Cell& cell, const std::vector<int>& all_classes) {
     const LinearChainMpgModel model = train_linear_chain_mpg(data.featurized.at("train"), layout, options);
     result["train_seconds"] = seconds_since(start);
     result["iterations"] = model.summary.optimizer.iterations;
-    result["converged"] = model.summary.optimizer.converged;
+    result["converged"] = model.summary.converged();
     result["optimizer"] = model.summary.optimizer.message;
     result["unconverged_training_games"] = model.summary.last_unconverged_games;
     int unconverged = 0;
