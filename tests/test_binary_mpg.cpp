@@ -95,8 +95,8 @@ TEST_CASE("Objective equals -theta.Phi(gold) - v(full game) + lambda/2 ||theta||
         CHECK(actual == Approx(expected).margin(1e-8));
         CHECK(gradient.allFinite());
       }
-      CHECK(objective.games() == 3);
-      CHECK(objective.unconverged_games() == 0);
+      CHECK(objective.statistics().games == 3);
+      CHECK(objective.statistics().unconverged_games == 0);
     }
   }
 }
@@ -137,7 +137,7 @@ TEST_CASE("Gradient of the objective matches central finite differences", "[bina
     }
     CHECK(trials_agreeing == trials);
     CHECK(first_attempt_agreements >= trials * 3 / 4);
-    CHECK(objective.unconverged_games() == 0);
+    CHECK(objective.statistics().unconverged_games == 0);
   }
 }
 
@@ -160,7 +160,7 @@ TEST_CASE("Objective is convex along random segments", "[binary_mpg]") {
     }
     // Piecewise linear: somewhere the inequality is strict (the check is not vacuous).
     CHECK(largest_excess < -1e-6);
-    CHECK(objective.unconverged_games() == 0);
+    CHECK(objective.statistics().unconverged_games == 0);
   }
 }
 
@@ -174,7 +174,7 @@ TEST_CASE("F1 objective at theta = 0 is -2/(n+3)", "[binary_mpg]") {
     INFO("n = " << n);
     CHECK(objective.evaluate(theta, gradient) == Approx(-2.0 / double(n + 3)).margin(1e-9));
     CHECK(gradient.allFinite());
-    CHECK(objective.unconverged_games() == 0);
+    CHECK(objective.statistics().unconverged_games == 0);
   }
 }
 

@@ -113,8 +113,8 @@ TEST_CASE("F1 over marginals reports a consistent predictor strategy", "[f1_marg
   // mix with these marginals plays it that often, and E[F1] depends on the marginals only).
   std::vector<int> labels(psi.size(), 0);
   for (auto i : solution.likeliest_action) labels[i] = 1;
-  CHECK(solution.expected_f1(labels) >= solution.likeliest_probability - 1e-9);
-  CHECK(solution.expected_f1(labels) <= 1.0 + 1e-12);
+  CHECK(solution.expected_score(labels) >= solution.likeliest_probability - 1e-9);
+  CHECK(solution.expected_score(labels) <= 1.0 + 1e-12);
 }
 
 TEST_CASE("F1 over marginals: bounds from mixes of past rounds' strategies hold", "[f1_marginals]") {
@@ -155,7 +155,7 @@ TEST_CASE("F1 over marginals: bounds from mixes of past rounds' strategies hold"
         double potential = 0.0;
         for (std::size_t i = 0; i < n; ++i)
           if ((labels[i] = (y >> i) & 1u)) potential += psi[i];
-        guaranteed = std::min(guaranteed, mixed.expected_f1(labels) - potential);
+        guaranteed = std::min(guaranteed, mixed.expected_score(labels) - potential);
       }
       CHECK(guaranteed >= summary.lower - 1e-9);
     }

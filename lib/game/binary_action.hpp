@@ -4,6 +4,7 @@
 
 #include <Eigen/Dense>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,18 @@ BinaryAction positives_of(const std::vector<int>& labels);  // indices with labe
 
 // Marginals m_i = P(Y_i = 1) = sum_j q_j [i in y_j] of a mixed strategy over binary actions.
 Eigen::VectorXd binary_marginals(const MixedStrategy<BinaryAction>& strategy, std::size_t n);
+
+// A predictor strategy known through its marginals rather than as a mixture of actions (what the
+// solver over marginals and a metric's exact equilibrium give), enough to predict and score.
+struct MarginalStrategy {
+  Eigen::VectorXd marginals;  // P(y_hat_i = 1) per example (input order)
+  // The pure action with the largest probability a strategy with these marginals (and, for the
+  // solver over marginals, its size distribution) can give it, and that probability.
+  BinaryAction likeliest_action;  // example indices, ascending
+  double likeliest_probability = 0.0;
+  // E[score(Y_hat, labels)] under the strategy (labels 0/1 per example, input order).
+  std::function<double(const std::vector<int>& labels)> expected_score;
+};
 
 // Distinct sizes |y| > 0 of a strategy's actions, increasing.
 std::vector<std::size_t> distinct_sizes(const MixedStrategy<BinaryAction>& strategy);

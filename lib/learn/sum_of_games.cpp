@@ -8,11 +8,8 @@ namespace mpg {
 
 nlohmann::json SumOfGamesSummary::to_json() const {
   nlohmann::json out = optimizer.to_json();
-  out["games"] = games;
-  out["unconverged_games"] = unconverged_games;
+  write(out);
   out["last_unconverged_games"] = last_unconverged_games;
-  out["max_gap"] = max_gap;
-  out["game_seconds"] = game_seconds;
   out["time_limit"] = time_limit;
   return out;
 }

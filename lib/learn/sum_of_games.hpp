@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "lib/base/error.hpp"
+#include "lib/learn/game_statistics.hpp"
 #include "lib/learn/optimizer.hpp"
 
 namespace mpg {
@@ -41,14 +42,10 @@ namespace mpg {
 // shared this code, so that their results stayed bit for bit the same.
 enum class InstanceWeighting { sum, mean };
 
-// Statistics of the games solved while training, and the optimizer's summary.
-struct SumOfGamesSummary {
+// The optimizer's summary and the statistics of the games solved over all evaluations.
+struct SumOfGamesSummary : GameStatistics {
   OptimizerSummary optimizer;
-  long games = 0;                  // games solved over all evaluations
-  long unconverged_games = 0;      // of them, games stopped by a cap (gap above tolerance)
-  int last_unconverged_games = 0;  // in the last evaluation
-  double max_gap = 0.0;            // largest equilibrium gap of any game
-  double game_seconds = 0.0;       // summed over games (CPU time across threads)
+  int last_unconverged_games = 0;  // games stopped by a cap in the last evaluation
   bool time_limit = false;         // the training time cap stopped the optimizer
 
   bool converged() const { return optimizer.converged(); }
@@ -91,13 +88,8 @@ class SumOfGamesObjective : public Objective {
       const Solution& solution = solutions[i];
       value -= weight * solution.value;
       family_.add_expected_features(i, solution, weight, gradient);
-      ++summary_.games;
-      if (!solution.converged) {
-        ++summary_.unconverged_games;
-        ++summary_.last_unconverged_games;
-      }
-      summary_.max_gap = std::max(summary_.max_gap, solution.gap);
-      summary_.game_seconds += solution.seconds;
+      summary_.record(solution.converged, solution.gap, solution.seconds);
+      if (!solution.converged) ++summary_.last_unconverged_games;
     }
     if (mean) {
       gradient += lambda_ * theta;

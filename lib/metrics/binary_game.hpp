@@ -37,17 +37,11 @@ struct ExactSolveSummary {
   std::string report() const;  // "solved in closed form, gap 1.1e-16, 0.001 s"
 };
 
-// An exact equilibrium of a binary game: the predictor's strategy through its marginals, and an
-// optimal adversary strategy.
-struct ExactEquilibrium {
+// An exact equilibrium of a binary game: the predictor's strategy through its marginals (the
+// likeliest action: the largest probability any strategy with these marginals can give it), and
+// an optimal adversary strategy.
+struct ExactEquilibrium : MarginalStrategy {
   ExactSolveSummary summary;
-  Eigen::VectorXd predictor_marginals;  // P(i in Y_hat) per example
-  // The pure action with the largest probability any predictor strategy with these marginals
-  // can give it (example indices, ascending), and that probability.
-  BinaryAction likeliest_action;
-  double likeliest_probability = 0.0;
-  // E_P[score(Y_hat, labels)] under the predictor strategy (labels 0/1 per example).
-  std::function<double(const std::vector<int>& labels)> expected_score;
   MixedStrategy<BinaryAction> adversary;  // support only
 };
 

@@ -3,20 +3,18 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "lib/base/choices.hpp"
 #include "lib/base/error.hpp"
 #include "lib/metrics/f1.hpp"
 
 namespace mpg {
 
-BinaryMetric parse_binary_metric(const std::string& name) {
-  if (name == "f1") return BinaryMetric::f1;
-  if (name == "precision_at_k") return BinaryMetric::precision_at_k;
-  throw Error("unknown metric '" + name + "' (expected f1 or precision_at_k)");
-}
+namespace {
+const Choice<BinaryMetric> kMetrics[] = {{"f1", BinaryMetric::f1}, {"precision_at_k", BinaryMetric::precision_at_k}};
+}  // namespace
 
-std::string to_string(BinaryMetric metric) {
-  return metric == BinaryMetric::f1 ? "f1" : "precision_at_k";
-}
+BinaryMetric parse_binary_metric(const std::string& name) { return parse_choice(name, kMetrics, "metric"); }
+std::string to_string(BinaryMetric metric) { return choice_name(metric, kMetrics); }
 
 std::size_t precision_k(const MetricSettings& settings, const std::vector<int>& labels) {
   std::size_t positives = 0;

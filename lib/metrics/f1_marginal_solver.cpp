@@ -1080,8 +1080,8 @@ MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const M
   std::sort(solution.likeliest_action.begin(), solution.likeliest_action.end());
   solution.likeliest_probability = likeliest.probability;
   // E[F1(Y_hat, y)] = r_0 [y empty] + sum_k 2 (r_k |y below a| + sum_{i in region, y_i = 1} p_ik) / (k + |y|).
-  solution.expected_f1 = [order = ranked.order, strategy = guaranteeing.strategy, first = guaranteeing.first, end = guaranteeing.end](const std::vector<int>& labels) {
-    if (labels.size() != order.size()) throw Error("expected_f1: one label per example needed");
+  solution.expected_score = [order = ranked.order, strategy = guaranteeing.strategy, first = guaranteeing.first, end = guaranteeing.end](const std::vector<int>& labels) {
+    if (labels.size() != order.size()) throw Error("expected_score: one label per example needed");
     const long m = static_cast<long>(strategy.sizes.size());
     long positives = 0, positives_below = 0;
     for (std::size_t rank = 0; rank < order.size(); ++rank) {

@@ -62,17 +62,12 @@ struct MarginalSolverSummary {
   std::string report() const;  // "converged after 7 rounds over marginals, gap 8.7e-07, 1.670 s"
 };
 
-struct MarginalSolution {
+// The predictor strategy that guarantees `lower`: its marginals; the likeliest action is, for
+// size k with conditional marginals x = p_k / r_k, the top k by x, with probability
+// r_k min(x_(k), 1 - x_(k+1)) (j-th largest), the largest over k and the empty action; and
+// expected_score(labels) = E[F1(Y_hat, labels)].
+struct MarginalSolution : MarginalStrategy {
   MarginalSolverSummary summary;
-  // Of the predictor strategy that guarantees `lower`:
-  Eigen::VectorXd marginals;  // P(y_hat_i = 1) per example (input order)
-  // The pure action with the largest probability a mix with these marginals can give it: for
-  // size k with conditional marginals x = p_k / r_k, the top k by x, with probability
-  // r_k min(x_(k), 1 - x_(k+1)) (j-th largest); the largest over k and the empty action.
-  BinaryAction likeliest_action;  // example indices, ascending
-  double likeliest_probability = 0.0;
-  // E[F1(Y_hat, labels)] under that strategy (labels 0/1 per example, input order).
-  std::function<double(const std::vector<int>& labels)> expected_f1;
 };
 
 // Solves the F1 game with potentials psi_i (payoff F1(y_hat, y_check) - psi . y_check). Throws

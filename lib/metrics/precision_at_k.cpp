@@ -167,7 +167,7 @@ std::optional<ExactEquilibrium> PrecisionAtKGame::exact_equilibrium(double toler
   const auto start = std::chrono::steady_clock::now();
   const PrecisionAtKEquilibrium eq = solve_precision_at_k_game(potentials(), k_);
   ExactEquilibrium exact;
-  exact.predictor_marginals = eq.predictor_marginals;
+  exact.marginals = eq.predictor_marginals;
   // Every equilibrium marginal pi* can be taken non-increasing in psi (the greedy fill of
   // solve_precision_at_k_game), so the likeliest action is the top k by psi. Its probability is
   // the largest any decomposition of pi* into k-subsets can give it:

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "lib/base/choices.hpp"
 #include "lib/base/error.hpp"
 #include "lib/base/overloaded.hpp"
 #include "lib/base/io.hpp"
@@ -63,10 +64,7 @@ double BinaryMpgObjective::evaluate(const Eigen::VectorXd& theta, Eigen::VectorX
   const Eigen::VectorXd psi = problem_.features * theta;
   const auto game = make_binary_game(settings_, to_std(psi), problem_.labels);
   if (const auto exact = game->exact_equilibrium(game_options_.tolerance)) {
-    ++games_;
-    unconverged_games_ += !exact->summary.converged();
-    max_gap_ = std::max(max_gap_, exact->summary.gap);
-    game_seconds_ += exact->summary.seconds;
+    statistics_.record(exact->summary.converged(), exact->summary.gap, exact->summary.seconds);
     // E_Q*[Phi] = sum_j q_j Phi(x, y_j) (exact equilibria have a pure adversary strategy).
     const auto& q = exact->adversary;
     Eigen::VectorXd expected = q.probabilities[0] * features_of(problem_.features, q.actions[0]);
@@ -84,11 +82,8 @@ double BinaryMpgObjective::evaluate(const Eigen::VectorXd& theta, Eigen::VectorX
   warm_predictor_ = solution.predictor.actions;
   warm_adversary_ = solution.adversary.actions;
 
-  ++games_;
-  game_iterations_ += solution.summary.iterations;
-  unconverged_games_ += !solution.summary.converged();
-  max_gap_ = std::max(max_gap_, solution.summary.gap);
-  game_seconds_ += solution.summary.seconds;
+  statistics_.record(solution.summary.converged(), solution.summary.gap, solution.summary.seconds,
+                     solution.summary.iterations);
 
   const Eigen::VectorXd adversary_marginals =
       binary_marginals(solution.adversary, game->size());
@@ -98,11 +93,7 @@ double BinaryMpgObjective::evaluate(const Eigen::VectorXd& theta, Eigen::VectorX
 
 nlohmann::json TrainSummary::to_json() const {
   nlohmann::json out = optimizer.to_json();
-  out["games"] = games;
-  out["game_iterations"] = game_iterations;
-  out["game_seconds"] = game_seconds;
-  out["unconverged_games"] = unconverged_games;
-  out["max_gap"] = max_gap;
+  write(out);
   return out;
 }
 
@@ -199,24 +190,20 @@ BinaryModel train_binary_mpg(const BinaryProblem& problem, const MetricSettings&
   OptimizerSummary optimizer = minimize(objective, model.theta, options.optimizer);
   if (summary) {
     summary->optimizer = optimizer;
-    summary->games = objective.games();
-    summary->game_iterations = objective.game_iterations();
-    summary->unconverged_games = objective.unconverged_games();
-    summary->max_gap = objective.max_gap();
-    summary->game_seconds = objective.game_seconds();
+    static_cast<GameStatistics&>(*summary) = objective.statistics();
   }
   return model;
 }
 
-BinaryGameSolver parse_binary_game_solver(const std::string& name) {
-  if (name == "double_oracle") return BinaryGameSolver::double_oracle;
-  if (name == "marginals") return BinaryGameSolver::marginals;
-  throw Error("unknown game solver '" + name + "' (expected double_oracle or marginals)");
-}
+namespace {
+const Choice<BinaryGameSolver> kGameSolvers[] = {{"double_oracle", BinaryGameSolver::double_oracle},
+                                                 {"marginals", BinaryGameSolver::marginals}};
+}  // namespace
 
-std::string to_string(BinaryGameSolver solver) {
-  return solver == BinaryGameSolver::marginals ? "marginals" : "double_oracle";
+BinaryGameSolver parse_binary_game_solver(const std::string& name) {
+  return parse_choice(name, kGameSolvers, "game solver");
 }
+std::string to_string(BinaryGameSolver solver) { return choice_name(solver, kGameSolvers); }
 
 std::string BinaryGameSummary::solver() const {
   return std::visit(Overloaded{[](const DoubleOracleSummary&) { return std::string("double oracle"); },
@@ -227,10 +214,6 @@ std::string BinaryGameSummary::solver() const {
 
 bool BinaryGameSummary::converged() const {
   return std::visit([](const auto& s) { return s.converged(); }, summary_);
-}
-
-std::string BinaryGameSummary::status() const {
-  return std::visit([](const auto& s) { return to_string(s.status); }, summary_);
 }
 
 int BinaryGameSummary::iterations() const {
@@ -265,27 +248,24 @@ BinaryPrediction predict_binary_mpg(const BinaryModel& model, const BinaryProble
   const auto game = make_binary_game(model.settings, to_std(psi), problem.labels);
   BinaryPrediction prediction;
   prediction.k = metric_k(model.settings, problem.labels);
+  // A strategy given by its marginals: the likeliest action is the prediction.
+  auto predict_from = [&](MarginalStrategy& strategy, BinaryGameSummary summary) {
+    prediction.action = std::move(strategy.likeliest_action);
+    prediction.probability = strategy.likeliest_probability;
+    prediction.marginals = std::move(strategy.marginals);
+    prediction.expected_score = strategy.expected_score(problem.labels);
+    prediction.score = game->score(prediction.action, gold);
+    prediction.game = std::move(summary);
+    return prediction;
+  };
   if (options.solver == BinaryGameSolver::marginals) {
     auto solution = game->solve_over_marginals(options.marginals);
     if (!solution)
       throw Error("the solver over marginals is for F1 models; this model optimizes " + to_string(model.settings.metric));
-    prediction.action = std::move(solution->likeliest_action);
-    prediction.probability = solution->likeliest_probability;
-    prediction.marginals = std::move(solution->marginals);
-    prediction.expected_score = solution->expected_f1(problem.labels);
-    prediction.score = game->score(prediction.action, gold);
-    prediction.game = BinaryGameSummary(solution->summary);
-    return prediction;
+    return predict_from(*solution, BinaryGameSummary(solution->summary));
   }
-  if (auto exact = game->exact_equilibrium(options.double_oracle.tolerance)) {
-    prediction.action = std::move(exact->likeliest_action);
-    prediction.probability = exact->likeliest_probability;
-    prediction.marginals = std::move(exact->predictor_marginals);
-    prediction.expected_score = exact->expected_score(problem.labels);
-    prediction.score = game->score(prediction.action, gold);
-    prediction.game = BinaryGameSummary(exact->summary);
-    return prediction;
-  }
+  if (auto exact = game->exact_equilibrium(options.double_oracle.tolerance))
+    return predict_from(*exact, BinaryGameSummary(exact->summary));
   const auto solution = solve_double_oracle(*game, options.double_oracle);
   const auto& strategy = solution.predictor;
   const std::size_t best = most_probable_index(strategy);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "lib/game/double_oracle.hpp"
+#include "lib/learn/game_statistics.hpp"
 #include "lib/learn/optimizer.hpp"
 #include "lib/metrics/binary_metric.hpp"
 
@@ -51,11 +52,7 @@ class BinaryMpgObjective : public Objective {
   const Eigen::VectorXd& gold_features() const { return gold_features_; }
 
   // Statistics over all games solved so far.
-  int games() const { return games_; }
-  long game_iterations() const { return game_iterations_; }
-  int unconverged_games() const { return unconverged_games_; }
-  double max_gap() const { return max_gap_; }
-  double game_seconds() const { return game_seconds_; }
+  const GameStatistics& statistics() const { return statistics_; }
 
  private:
   const BinaryProblem& problem_;
@@ -67,11 +64,7 @@ class BinaryMpgObjective : public Objective {
   // The previous equilibrium's supports seed the next game (theta moves little between calls).
   std::vector<BinaryAction> warm_predictor_;
   std::vector<BinaryAction> warm_adversary_;
-  int games_ = 0;
-  long game_iterations_ = 0;
-  int unconverged_games_ = 0;
-  double max_gap_ = 0.0;
-  double game_seconds_ = 0.0;
+  GameStatistics statistics_;
 };
 
 struct BinaryModel {
@@ -94,14 +87,10 @@ struct BinaryModel {
   Eigen::VectorXd aligned_theta(long features) const;
 };
 
-// Training by a gradient method over exactly solved games (train_binary_mpg).
-struct TrainSummary {
+// Training by a gradient method over exactly solved games (train_binary_mpg): the optimizer's
+// summary and the games' statistics.
+struct TrainSummary : GameStatistics {
   OptimizerSummary optimizer;
-  int games = 0;
-  long game_iterations = 0;
-  int unconverged_games = 0;
-  double max_gap = 0.0;
-  double game_seconds = 0.0;
 
   bool converged() const { return optimizer.converged(); }
   nlohmann::json to_json() const;
@@ -155,7 +144,6 @@ class BinaryGameSummary {
   // "double oracle", the exact method's name (e.g. "closed form"), or "marginals".
   std::string solver() const;
   bool converged() const;
-  std::string status() const;
   int iterations() const;  // double-oracle iterations, rounds over marginals; 0 for an exact solve
   double gap() const;
   double seconds() const;

@@ -1,32 +1,38 @@
 #include "lib/models/binary_mpg_trainer.hpp"
 
-#include <limits>
 #include <nlohmann/json.hpp>
 
+#include "lib/base/choices.hpp"
 #include "lib/base/error.hpp"
-#include "lib/base/overloaded.hpp"
 
 namespace mpg {
 
-BinaryTrainer parse_binary_trainer(const std::string& name) {
-  if (name == "auto") return BinaryTrainer::automatic;
-  if (name == "dual") return BinaryTrainer::dual;
-  if (name == "cutting_plane") return BinaryTrainer::cutting_plane;
-  if (name == "lbfgs") return BinaryTrainer::lbfgs;
-  if (name == "adadelta") return BinaryTrainer::adadelta;
-  throw Error("unknown trainer '" + name + "' (expected auto, dual, cutting_plane, lbfgs or adadelta)");
+namespace {
+
+const Choice<BinaryTrainer> kTrainers[] = {{"auto", BinaryTrainer::automatic},
+                                           {"dual", BinaryTrainer::dual},
+                                           {"cutting_plane", BinaryTrainer::cutting_plane},
+                                           {"lbfgs", BinaryTrainer::lbfgs},
+                                           {"adadelta", BinaryTrainer::adadelta}};
+
+// A certified trainer (dual, cutting_plane) with lambda, tolerance and the caps of `options`.
+template <class TrainerOptions, class Summary, class Train>
+BinaryModel train_certified(TrainerOptions trainer_options, const BinaryTrainingOptions& options,
+                            BinaryTrainer trainer, Train train, BinaryTrainingSummary* summary) {
+  trainer_options.lambda = options.lambda;
+  trainer_options.tolerance = options.tolerance;
+  trainer_options.max_seconds = options.max_seconds;
+  if (options.max_iterations > 0) trainer_options.max_iterations = options.max_iterations;
+  Summary result;
+  BinaryModel model = train(trainer_options, &result);
+  if (summary) *summary = BinaryTrainingSummary(trainer, result);
+  return model;
 }
 
-std::string to_string(BinaryTrainer trainer) {
-  switch (trainer) {
-    case BinaryTrainer::automatic: return "auto";
-    case BinaryTrainer::dual: return "dual";
-    case BinaryTrainer::cutting_plane: return "cutting_plane";
-    case BinaryTrainer::lbfgs: return "lbfgs";
-    case BinaryTrainer::adadelta: return "adadelta";
-  }
-  return "unknown";
-}
+}  // namespace
+
+BinaryTrainer parse_binary_trainer(const std::string& name) { return parse_choice(name, kTrainers, "trainer"); }
+std::string to_string(BinaryTrainer trainer) { return choice_name(trainer, kTrainers); }
 
 BinaryTrainer resolve_trainer(BinaryTrainer trainer, const MetricSettings& settings) {
   if (trainer != BinaryTrainer::automatic) return trainer;
@@ -35,37 +41,6 @@ BinaryTrainer resolve_trainer(BinaryTrainer trainer, const MetricSettings& setti
 
 bool BinaryTrainingSummary::converged() const {
   return std::visit([](const auto& s) { return s.converged(); }, summary_);
-}
-
-std::string BinaryTrainingSummary::status() const {
-  return std::visit(Overloaded{[](const PrecisionAtKTrainSummary& s) { return to_string(s.status); },
-                               [](const CuttingPlaneSummary& s) { return s.message; },
-                               [](const TrainSummary& s) { return s.optimizer.message; }},
-                    summary_);
-}
-
-int BinaryTrainingSummary::iterations() const {
-  return std::visit(Overloaded{[](const TrainSummary& s) { return s.optimizer.iterations; },
-                               [](const auto& s) { return s.iterations; }},
-                    summary_);
-}
-
-double BinaryTrainingSummary::objective() const {
-  return std::visit(Overloaded{[](const TrainSummary& s) { return s.optimizer.final_value; },
-                               [](const auto& s) { return s.objective; }},
-                    summary_);
-}
-
-double BinaryTrainingSummary::gap() const {
-  return std::visit(Overloaded{[](const TrainSummary&) { return std::numeric_limits<double>::infinity(); },
-                               [](const auto& s) { return s.gap; }},
-                    summary_);
-}
-
-double BinaryTrainingSummary::seconds() const {
-  return std::visit(Overloaded{[](const TrainSummary& s) { return s.optimizer.seconds; },
-                               [](const auto& s) { return s.seconds; }},
-                    summary_);
 }
 
 nlohmann::json BinaryTrainingSummary::to_json() const {
@@ -81,28 +56,18 @@ std::string BinaryTrainingSummary::report() const {
 BinaryModel train_binary_mpg_model(const BinaryProblem& problem, const MetricSettings& settings,
                                    const BinaryTrainingOptions& options, BinaryTrainingSummary* summary) {
   const BinaryTrainer trainer = resolve_trainer(options.trainer, settings);
-  if (trainer == BinaryTrainer::dual) {
-    PrecisionAtKTrainOptions dual = options.dual;
-    dual.lambda = options.lambda;
-    dual.tolerance = options.tolerance;
-    dual.max_seconds = options.max_seconds;
-    if (options.max_iterations > 0) dual.max_iterations = options.max_iterations;
-    PrecisionAtKTrainSummary result;
-    BinaryModel model = train_precision_at_k_mpg(problem, settings, dual, &result);
-    if (summary) *summary = BinaryTrainingSummary(trainer, result);
-    return model;
-  }
-  if (trainer == BinaryTrainer::cutting_plane) {
-    CuttingPlaneOptions cutting_plane = options.cutting_plane;
-    cutting_plane.lambda = options.lambda;
-    cutting_plane.tolerance = options.tolerance;
-    cutting_plane.max_seconds = options.max_seconds;
-    if (options.max_iterations > 0) cutting_plane.max_iterations = options.max_iterations;
-    CuttingPlaneSummary result;
-    BinaryModel model = train_binary_mpg_cutting_plane(problem, settings, cutting_plane, &result);
-    if (summary) *summary = BinaryTrainingSummary(trainer, result);
-    return model;
-  }
+  if (trainer == BinaryTrainer::dual)
+    return train_certified<PrecisionAtKTrainOptions, PrecisionAtKTrainSummary>(
+        options.dual, options, trainer,
+        [&](const auto& dual, auto* result) { return train_precision_at_k_mpg(problem, settings, dual, result); },
+        summary);
+  if (trainer == BinaryTrainer::cutting_plane)
+    return train_certified<CuttingPlaneOptions, CuttingPlaneSummary>(
+        options.cutting_plane, options, trainer,
+        [&](const auto& cutting_plane, auto* result) {
+          return train_binary_mpg_cutting_plane(problem, settings, cutting_plane, result);
+        },
+        summary);
   TrainOptions gradient = options.gradient;
   gradient.lambda = options.lambda;
   gradient.optimizer.kind = trainer == BinaryTrainer::lbfgs ? OptimizerKind::lbfgs : OptimizerKind::adadelta;

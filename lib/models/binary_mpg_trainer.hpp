@@ -44,11 +44,6 @@ class BinaryTrainingSummary {
   BinaryTrainer trainer() const { return trainer_; }  // never automatic
   const Summary& summary() const { return summary_; }
   bool converged() const;
-  std::string status() const;  // why it stopped, in words, naming the cap
-  int iterations() const;
-  double objective() const;    // F at the returned theta (the best upper bound for certified trainers)
-  double gap() const;          // certified objective gap; infinity for the gradient methods
-  double seconds() const;
   nlohmann::json to_json() const;  // the trainer's summary and "trainer"
   std::string report() const;      // the trainer's one-line report
 
