@@ -45,7 +45,7 @@ const std::vector<std::string> kSharedPaths = {
     "CMakeLists.txt", "cli",  // build settings; `mpg run`
     "datasets/registry.json",  // file names, sha256s, formats and feature counts of the data
     "lib/harness",
-    "lib/base/error.hpp", "lib/base/overloaded.hpp",
+    "lib/base/error.hpp", "lib/base/overloaded.hpp", "lib/base/choices.hpp",
     "lib/base/io.cpp", "lib/base/io.hpp",              // read_file (plain, .gz, .xz)
     "lib/base/sha256.cpp", "lib/base/sha256.hpp",      // data checks, cache file names
     "lib/data/libsvm.cpp", "lib/data/libsvm.hpp",      // LIBSVM files (ADULT, ...)
@@ -57,7 +57,8 @@ const std::vector<std::string> kSharedPaths = {
     // with their LP backends (glpk/lp_solve_backend.cpp implement matrix_game.hpp), the optimizer.
     "lib/models/binary_mpg.cpp", "lib/models/binary_mpg.hpp", "lib/game/double_oracle.hpp", "lib/game/double_oracle.cpp", "lib/game/restricted_game.hpp",
     "lib/game/matrix_game.cpp", "lib/game/matrix_game.hpp", "lib/game/glpk_backend.cpp", "lib/game/lp_solve_backend.cpp",
-    "lib/learn/optimizer.cpp", "lib/learn/optimizer.hpp", "lib/learn/simplex_qp.cpp", "lib/learn/simplex_qp.hpp"};
+    "lib/learn/optimizer.cpp", "lib/learn/optimizer.hpp", "lib/learn/simplex_qp.cpp", "lib/learn/simplex_qp.hpp",
+    "lib/learn/game_statistics.cpp", "lib/learn/game_statistics.hpp"};
 
 std::vector<std::string> shared_plus(const std::vector<std::string>& own) {
   std::vector<std::string> paths = kSharedPaths;
@@ -71,7 +72,8 @@ const std::map<std::string, std::vector<std::string>>& method_source_table() {
     // lib/learn/simplex_qp.*).
     const std::vector<std::string> logistic_regression = {
         "baselines/logistic_regression.cpp", "baselines/logistic_regression.hpp",
-        "lib/learn/optimizer.cpp", "lib/learn/optimizer.hpp", "lib/learn/simplex_qp.cpp", "lib/learn/simplex_qp.hpp"};
+        "lib/learn/optimizer.cpp", "lib/learn/optimizer.hpp", "lib/learn/simplex_qp.cpp", "lib/learn/simplex_qp.hpp",
+    "lib/learn/game_statistics.cpp", "lib/learn/game_statistics.hpp"};
     // SVM^perf: its header includes logistic_regression.hpp (decision_values, predict_threshold,
     // predict_top_k), its cutting plane solves QPs over the simplex (lib/learn/simplex_qp.*, and the
     // active-set solver of baselines/simplex_qp_active_set.*, named explicitly even before it is
