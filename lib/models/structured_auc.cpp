@@ -289,7 +289,7 @@ Eigen::VectorXd train_factored_auc(const std::vector<AucExample>& examples, cons
   OptimizerOptions optimizer = options.optimizer;
   if (optimizer.kind == OptimizerKind::cutting_plane) optimizer.regularization = options.lambda;
   const OptimizerSummary s = minimize(objective, w, optimizer);
-  result.converged = s.converged;
+  result.converged = s.converged();
   result.iterations = s.iterations;
   result.primal = s.final_value;
   result.lower_bound = s.lower_bound;
