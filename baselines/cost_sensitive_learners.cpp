@@ -133,9 +133,9 @@ TrainedScores StructuredSvmCostLearner::train(int label, double positive_weight,
   StructuredSvmSummary summary;
   const StructuredSvmModel model =
       train_structured_svm(data_.train, data_.train_labels[static_cast<std::size_t>(label)], o, &summary);
-  count(statistics_, summary.converged, summary.iterations, summary.seconds);
+  count(statistics_, summary.converged(), summary.iterations, summary.seconds);
   TrainedScores out;
-  out.converged = summary.converged;
+  out.converged = summary.converged();
   out.validation = decision_values(model, data_.validation);
   out.test = decision_values(model, data_.test);
   return out;
