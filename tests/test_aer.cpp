@@ -103,6 +103,43 @@ TEST_CASE("both AER best responses equal brute force for n <= 6, c = 0 and c = 1
   CHECK(checked == 120);
 }
 
+TEST_CASE("AER per-size responses are the best actions of their size", "[aer]") {
+  std::mt19937 rng(31);
+  auto sures = [](const AlignmentAction& y) {
+    return std::count_if(y.begin(), y.end(), [](std::uint32_t code) { return !mpg::link_is_possible_only(code); });
+  };
+  int extras = 0;
+  for (std::size_t n = 2; n <= 5; ++n) {
+    const auto rows = mpg::testing::all_link_sets(n);
+    const auto columns = mpg::testing::all_taggings(n);
+    for (int trial = 0; trial < 6; ++trial) {
+      const mpg::AerGame game(mpg::testing::uniform_values(n, -1.0, 1.0, rng),
+                              mpg::testing::uniform_values(n, -1.0, 1.0, rng), mpg::AerGameOptions{trial % 2 * 1.0});
+      const auto predictor = mpg::testing::random_mixture(rows, 4, rng);
+      const auto adversary = mpg::testing::random_mixture(columns, 4, rng);
+      const auto row_responses = game.predictor_responses(adversary, predictor);
+      CHECK(row_responses.front().value == Approx(game.predictor_best_response(adversary).value).margin(1e-15));
+      for (const auto& r : row_responses) {
+        double best = -1e300;
+        for (const auto& a : rows)
+          if (a.size() == r.action.size()) best = std::max(best, mpg::testing::value_against_adversary(game, a, adversary));
+        CHECK(r.value == Approx(best).margin(1e-12));
+        CHECK(mpg::testing::value_against_adversary(game, r.action, adversary) == Approx(best).margin(1e-12));
+      }
+      const auto column_responses = game.adversary_responses(predictor, adversary);
+      for (const auto& r : column_responses) {
+        double best = 1e300;
+        for (const auto& y : columns)
+          if (sures(y) == sures(r.action)) best = std::min(best, mpg::testing::value_against_predictor(game, y, predictor));
+        CHECK(r.value == Approx(best).margin(1e-12));
+        CHECK(mpg::testing::value_against_predictor(game, r.action, predictor) == Approx(best).margin(1e-12));
+      }
+      extras += static_cast<int>(row_responses.size() + column_responses.size()) - 2;
+    }
+  }
+  CHECK(extras > 20);  // the own strategies use several sizes
+}
+
 TEST_CASE("AER best responses against the empty strategies and pure strategies", "[aer]") {
   // Against the empty prediction the adversary's k = 0 option scores c: with c = 1 and
   // potentials below zero it pays 1 by tagging nothing, unless tagging S somewhere (score 0)

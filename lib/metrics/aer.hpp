@@ -22,6 +22,7 @@
 // the response is the argmin over k, worth min_k E_k in payoff units. Positions no predictor
 // action touches have h = 0, so their f do not depend on k: they are sorted once, and each k
 // only re-sorts the touched positions and merges (O(n log n + n T log T), T touched positions).
+// Bounds on E_k with h >= 0 (one sort for all k) skip the k that cannot beat the best E found.
 // Predictor's best response (Eq. 4.30; "F' = Q_S W_S + Q_P W_P", digest §4.5 [RECON]), against
 // the adversary's strategy with qS(i, k) = P(y_i = S, |y_S| = k), qR(i, k) = P(y_i = R, |y_S| = k):
 //     alpha >= 1:  g(i, alpha) = sum_{k >= 0} (2 qS(i, k) + qR(i, k)) / (alpha + k); take the alpha
@@ -91,6 +92,12 @@ class AerGame : public Game<AlignmentAction> {
       const MixedStrategy<AlignmentAction>& adversary) const override;
   BestResponse<AlignmentAction> adversary_best_response(
       const MixedStrategy<AlignmentAction>& predictor) const override;
+  // The best response, then the best action of each size |A| (predictor) or each number of sure
+  // tags k (adversary) that the player's own strategy uses (Game::*_responses).
+  std::vector<BestResponse<AlignmentAction>> predictor_responses(
+      const MixedStrategy<AlignmentAction>& adversary, const MixedStrategy<AlignmentAction>& own) const override;
+  std::vector<BestResponse<AlignmentAction>> adversary_responses(
+      const MixedStrategy<AlignmentAction>& predictor, const MixedStrategy<AlignmentAction>& own) const override;
 
   std::size_t size() const { return sure_potentials_.size(); }
   const AerGameOptions& options() const { return options_; }

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include <tbb/parallel_invoke.h>
+
 #include "lib/base/error.hpp"
 
 namespace mpg {
@@ -119,9 +121,9 @@ const std::vector<std::vector<std::uint32_t>>& DirectionalHmmAligner::targets(co
 }
 
 double DirectionalHmmAligner::translation(std::uint32_t source, std::uint32_t target) const {
-  if (translation_.empty()) return uniform_translation_;
-  const auto it = translation_.find(pair_key(source, target));
-  return it == translation_.end() ? 0.0 : it->second;
+  if (!translation_trained_) return uniform_translation_;
+  const auto it = parameter_ids_.find(pair_key(source, target));
+  return it == parameter_ids_.end() ? 0.0 : translation_[it->second];
 }
 
 std::vector<double> DirectionalHmmAligner::emissions(const std::vector<std::uint32_t>& source,
@@ -135,6 +137,43 @@ std::vector<double> DirectionalHmmAligner::emissions(const std::vector<std::uint
   return e;
 }
 
+std::vector<double> DirectionalHmmAligner::training_emissions(std::size_t k) const {
+  const std::vector<std::uint32_t>& ids = cells_[k];
+  std::vector<double> e(ids.size());
+  for (std::size_t c = 0; c < ids.size(); ++c)
+    e[c] = translation_trained_ ? std::max(translation_[ids[c]], kMinTranslation) : uniform_translation_;
+  return e;
+}
+
+void DirectionalHmmAligner::index_parameters(const IndexedCorpus& corpus) {
+  const auto& src = sources(corpus);
+  const auto& tgt = targets(corpus);
+  cells_.assign(src.size(), {});
+  for (std::size_t k = 0; k < src.size(); ++k) {
+    const std::size_t I = src[k].size();
+    cells_[k].resize(tgt[k].size() * (I + 1));
+    for (std::size_t j = 0; j < tgt[k].size(); ++j)
+      for (std::size_t i = 0; i <= I; ++i) {
+        const std::uint32_t source = i == 0 ? 0 : src[k][i - 1];
+        const auto [it, fresh] =
+            parameter_ids_.emplace(pair_key(source, tgt[k][j]), static_cast<std::uint32_t>(parameter_source_.size()));
+        if (fresh) parameter_source_.push_back(source);
+        cells_[k][j * (I + 1) + i] = it->second;
+      }
+  }
+  translation_.assign(parameter_source_.size(), uniform_translation_);
+}
+
+void DirectionalHmmAligner::normalize_counts(const std::vector<double>& counts) {
+  std::unordered_map<std::uint32_t, double> totals;
+  for (std::size_t id = 0; id < counts.size(); ++id) totals[parameter_source_[id]] += counts[id];
+  for (std::size_t id = 0; id < counts.size(); ++id) {
+    const double total = totals[parameter_source_[id]];
+    translation_[id] = total > 0.0 ? counts[id] / total : 0.0;
+  }
+  translation_trained_ = true;
+}
+
 double DirectionalHmmAligner::jump_probability(int from, int to, int source_length) const {
   const int D = options_.max_jump;
   auto weight = [&](int d) { return jump_weights_[static_cast<std::size_t>(std::clamp(d, -D, D) + D)]; };
@@ -143,34 +182,46 @@ double DirectionalHmmAligner::jump_probability(int from, int to, int source_leng
   return weight(to - from) / total;
 }
 
+std::vector<double> DirectionalHmmAligner::jump_matrix(int source_length) const {
+  const int D = options_.max_jump;
+  const auto I = static_cast<std::size_t>(source_length);
+  std::vector<double> a((I + 1) * I);
+  for (std::size_t p = 0; p <= I; ++p) {
+    double total = 0.0;
+    for (std::size_t i = 0; i < I; ++i) {
+      const int d = std::clamp(static_cast<int>(i) - (static_cast<int>(p) - 1), -D, D);
+      a[p * I + i] = jump_weights_[static_cast<std::size_t>(d + D)];
+      total += a[p * I + i];
+    }
+    for (std::size_t i = 0; i < I; ++i) a[p * I + i] /= total;
+  }
+  return a;
+}
+
 void DirectionalHmmAligner::train(const IndexedCorpus& corpus) {
   const auto& target_side = direction_ == AlignmentDirection::english_to_french ? corpus.french_words : corpus.english_words;
   uniform_translation_ = 1.0 / static_cast<double>(std::max<std::size_t>(target_side.size() - 1, 1));
+  index_parameters(corpus);
   for (int it = 0; it < options_.model1_iterations; ++it) model1_log_likelihood_.push_back(model1_iteration(corpus));
   for (int it = 0; it < options_.hmm_iterations; ++it) hmm_log_likelihood_.push_back(hmm_iteration(corpus));
 }
 
 double DirectionalHmmAligner::model1_iteration(const IndexedCorpus& corpus) {
   const auto& src = sources(corpus);
-  const auto& tgt = targets(corpus);
-  std::unordered_map<std::uint64_t, double> counts;
+  std::vector<double> counts(translation_.size(), 0.0);
   double log_likelihood = 0.0;
   for (std::size_t k = 0; k < src.size(); ++k) {
     const std::size_t I = src[k].size();
-    const std::vector<double> e = emissions(src[k], tgt[k]);
-    for (std::size_t j = 0; j < tgt[k].size(); ++j) {
-      const double* row = &e[j * (I + 1)];
+    const std::vector<double> e = training_emissions(k);
+    const std::vector<std::uint32_t>& ids = cells_[k];
+    for (std::size_t row = 0; row < e.size(); row += I + 1) {
       double total = 0.0;
-      for (std::size_t i = 0; i <= I; ++i) total += row[i];
+      for (std::size_t i = 0; i <= I; ++i) total += e[row + i];
       log_likelihood += std::log(total / static_cast<double>(I + 1));
-      counts[pair_key(0, tgt[k][j])] += row[0] / total;
-      for (std::size_t i = 0; i < I; ++i) counts[pair_key(src[k][i], tgt[k][j])] += row[i + 1] / total;
+      for (std::size_t i = 0; i <= I; ++i) counts[ids[row + i]] += e[row + i] / total;
     }
   }
-  std::unordered_map<std::uint32_t, double> totals;
-  for (const auto& [key, count] : counts) totals[static_cast<std::uint32_t>(key >> 32)] += count;
-  translation_.clear();
-  for (const auto& [key, count] : counts) translation_[key] = count / totals[static_cast<std::uint32_t>(key >> 32)];
+  normalize_counts(counts);
   return log_likelihood;
 }
 
@@ -246,11 +297,8 @@ HmmLattice make_lattice(const DirectionalHmmAligner& model, std::vector<double> 
   h.J = J;
   h.p0 = p0;
   h.emission = std::move(emission);
-  h.jump.resize((I + 1) * I);
-  for (std::size_t p = 0; p <= I; ++p)
-    for (std::size_t i = 0; i < I; ++i)
-      h.jump[p * I + i] =
-          (1.0 - p0) * model.jump_probability(static_cast<int>(p) - 1, static_cast<int>(i), static_cast<int>(I));
+  h.jump = model.jump_matrix(static_cast<int>(I));
+  for (double& a : h.jump) a *= 1.0 - p0;
   forward_backward(h);
   return h;
 }
@@ -262,14 +310,15 @@ double DirectionalHmmAligner::hmm_iteration(const IndexedCorpus& corpus) {
   const auto& tgt = targets(corpus);
   const int D = options_.max_jump;
   const std::size_t buckets = jump_weights_.size();
-  std::unordered_map<std::uint64_t, double> counts;
+  std::vector<double> counts(translation_.size(), 0.0);
   std::vector<double> bucket_counts(buckets, 0.0);
   // Expected jumps out of each context (I, p): context_counts[I][p + 1].
   std::vector<std::vector<double>> context_counts;
   double log_likelihood = 0.0;
   for (std::size_t k = 0; k < src.size(); ++k) {
     const std::size_t I = src[k].size(), J = tgt[k].size(), S = 2 * I + 1;
-    const HmmLattice h = make_lattice(*this, emissions(src[k], tgt[k]), I, J, options_.null_probability);
+    const HmmLattice h = make_lattice(*this, training_emissions(k), I, J, options_.null_probability);
+    const std::vector<std::uint32_t>& ids = cells_[k];
     log_likelihood += h.log_likelihood();
     if (context_counts.size() <= I) context_counts.resize(I + 1);
     auto& contexts = context_counts[I];
@@ -280,8 +329,8 @@ double DirectionalHmmAligner::hmm_iteration(const IndexedCorpus& corpus) {
       // State posteriors: word i: f[i] b[i + 1]; NULL remembering p: f[I + p + 1] b[p + 1].
       double null_posterior = 0.0;
       for (std::size_t p = 0; p <= I; ++p) null_posterior += f[I + p] * b[p];
-      counts[pair_key(0, tgt[k][j])] += null_posterior;
-      for (std::size_t i = 0; i < I; ++i) counts[pair_key(src[k][i], tgt[k][j])] += f[i] * b[i + 1];
+      counts[ids[j * (I + 1)]] += null_posterior;
+      for (std::size_t i = 0; i < I; ++i) counts[ids[j * (I + 1) + i + 1]] += f[i] * b[i + 1];
       // Expected jumps into word i at j, from each remembered position p.
       const double* e = &h.emission[j * (I + 1)];
       for (std::size_t p = 0; p <= I; ++p) {
@@ -298,11 +347,7 @@ double DirectionalHmmAligner::hmm_iteration(const IndexedCorpus& corpus) {
       }
     }
   }
-  // t: count and normalize.
-  std::unordered_map<std::uint32_t, double> totals;
-  for (const auto& [key, count] : counts) totals[static_cast<std::uint32_t>(key >> 32)] += count;
-  translation_.clear();
-  for (const auto& [key, count] : counts) translation_[key] = count / totals[static_cast<std::uint32_t>(key >> 32)];
+  normalize_counts(counts);
   // Jump weights: minorize-maximize steps c_b <- N_b / sum_ctx N_ctx m(ctx, b) / Z_ctx(c).
   auto multiplicity = [D](int I, int p, int b) {  // targets i in 0..I-1 with clamp(i - p) = b
     const int low = -p, high = I - 1 - p;       // range of d = i - p
@@ -393,11 +438,8 @@ std::vector<int> DirectionalHmmAligner::viterbi(const std::vector<std::uint32_t>
   }
   const double p0 = options_.null_probability;
   constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();
-  std::vector<double> log_jump((I + 1) * I);
-  for (std::size_t p = 0; p <= I; ++p)
-    for (std::size_t i = 0; i < I; ++i)
-      log_jump[p * I + i] =
-          std::log((1.0 - p0) * jump_probability(static_cast<int>(p) - 1, static_cast<int>(i), static_cast<int>(I)));
+  std::vector<double> log_jump = jump_matrix(static_cast<int>(I));
+  for (double& a : log_jump) a = std::log((1.0 - p0) * a);
   const std::size_t S = 2 * I + 1;
   // States: words 0..I-1, then NULL remembering -1..I-1. back[j][s] = previous state.
   std::vector<double> score(S, kMinusInfinity), next(S);
@@ -512,8 +554,9 @@ BidirectionalAligner BidirectionalAligner::train(const std::vector<SentencePair>
   aligner.corpus.add(pairs);
   aligner.english_to_french = DirectionalHmmAligner(AlignmentDirection::english_to_french, options);
   aligner.french_to_english = DirectionalHmmAligner(AlignmentDirection::french_to_english, options);
-  aligner.english_to_french.train(aligner.corpus);
-  aligner.french_to_english.train(aligner.corpus);
+  // The two directions are independent: trained in parallel (the same result on any thread count).
+  tbb::parallel_invoke([&] { aligner.english_to_french.train(aligner.corpus); },
+                       [&] { aligner.french_to_english.train(aligner.corpus); });
   aligner.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return aligner;
 }

@@ -100,11 +100,20 @@ class DirectionalHmmAligner {
   // The HMM's transition probability from remembered position `from` (-1..I-1) to source word
   // `to` (0..I-1), without the (1 - p0) factor.
   double jump_probability(int from, int to, int source_length) const;
+  // All of them: row p + 1 = from remembered position p (-1..I-1), column i = to word i.
+  std::vector<double> jump_matrix(int source_length) const;
 
  private:
   // The emission matrix t(target_j | source_i), J x (I + 1), column 0 = NULL.
   std::vector<double> emissions(const std::vector<std::uint32_t>& source,
                                 const std::vector<std::uint32_t>& target) const;
+  // The same for training pair k, from its parameter ids.
+  std::vector<double> training_emissions(std::size_t k) const;
+  // Indexes every (source, target) word pair of the corpus (NULL included): cells_[k] holds the
+  // parameter id of each cell of pair k's J x (I + 1) emission matrix.
+  void index_parameters(const IndexedCorpus& corpus);
+  // t(f | e) <- count(e, f) / count(e) from expected counts per parameter id.
+  void normalize_counts(const std::vector<double>& counts);
   double model1_iteration(const IndexedCorpus& corpus);
   double hmm_iteration(const IndexedCorpus& corpus);
   const std::vector<std::vector<std::uint32_t>>& sources(const IndexedCorpus& corpus) const;
@@ -112,9 +121,13 @@ class DirectionalHmmAligner {
 
   AlignmentDirection direction_ = AlignmentDirection::english_to_french;
   HmmAlignerOptions options_;
-  std::unordered_map<std::uint64_t, double> translation_;  // key source << 32 | target
-  double uniform_translation_ = 1.0;                       // t before any Model 1 iteration
-  std::vector<double> jump_weights_;                       // c_b, b = -max_jump..max_jump
+  std::unordered_map<std::uint64_t, std::uint32_t> parameter_ids_;  // key source << 32 | target
+  std::vector<std::uint32_t> parameter_source_;                     // source word of each id
+  std::vector<double> translation_;                                 // t by id
+  std::vector<std::vector<std::uint32_t>> cells_;                   // training pairs' ids
+  bool translation_trained_ = false;                                // false: t uniform
+  double uniform_translation_ = 1.0;                                // t before any Model 1 iteration
+  std::vector<double> jump_weights_;                                // c_b, b = -max_jump..max_jump
   bool hmm_trained_ = false;
   std::vector<double> model1_log_likelihood_, hmm_log_likelihood_;
 };
