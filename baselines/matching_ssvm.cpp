@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cmath>
 
-#include "baselines/one_slack_cutting_plane.hpp"
 #include "lib/base/error.hpp"
 #include "lib/game/bipartite_matching.hpp"
 
@@ -61,17 +60,9 @@ LinearAlignmentModel train_matching_ssvm(const std::vector<AlignmentInstance>& i
   one_slack.slack_weight = options.C;
   one_slack.epsilon = options.epsilon;
   one_slack.max_iterations = options.max_iterations;
-  OneSlackSummary trained;
-  LinearAlignmentModel model;
-  model.weights = train_one_slack(d, one_slack, oracle, &trained);
-
   MatchingSsvmSummary result;
-  result.converged = trained.converged;
-  result.iterations = trained.iterations;
-  result.constraints = trained.constraints;
-  result.objective = trained.objective;
-  result.dual_objective = trained.dual_objective;
-  result.slack = trained.slack;
+  LinearAlignmentModel model;
+  model.weights = train_one_slack(d, one_slack, oracle, &result);
   for (const AlignmentInstance& instance : instances)
     result.training_loss += alignment_loss(predict_matching(model, instance), instance.gold, options.costs) / N;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

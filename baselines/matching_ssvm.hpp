@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "baselines/one_slack_cutting_plane.hpp"
 #include "lib/models/alignment_mpg.hpp"
 
 namespace mpg {
@@ -29,15 +30,11 @@ struct MatchingSsvmOptions {
   int max_iterations = 1000;
 };
 
-struct MatchingSsvmSummary {
-  bool converged = false;
-  int iterations = 0;
-  int constraints = 0;
-  double objective = 0.0;       // 1/2 ||w||^2 + C xi(w) at the returned w
-  double dual_objective = 0.0;  // a lower bound on the optimum
-  double slack = 0.0;           // xi(w): average loss-augmented hinge
-  double training_loss = 0.0;   // average L of the predicted matchings on the training pairs
-  double seconds = 0.0;
+// converged, iterations, constraints, objective (1/2 ||w||^2 + C xi(w) at the returned w),
+// dual_objective (a lower bound on the optimum), slack (xi(w): the average loss-augmented
+// hinge), seconds: baselines/one_slack_cutting_plane.hpp.
+struct MatchingSsvmSummary : OneSlackSummary {
+  double training_loss = 0.0;  // average L of the predicted matchings on the training pairs
   std::string message;
 };
 

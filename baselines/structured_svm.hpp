@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "baselines/logistic_regression.hpp"
+#include "baselines/one_slack_cutting_plane.hpp"
 
 namespace mpg {
 
@@ -52,14 +53,10 @@ struct StructuredSvmModel {
   double C = 0.0;
 };
 
-struct StructuredSvmSummary {
-  bool converged = false;
-  int iterations = 0;   // cutting-plane iterations (one working-set QP each)
-  int constraints = 0;  // working-set size, the zero constraint included
-  double objective = 0.0;       // primal 1/2 ||w||^2 + C xi(w) at the returned w (exact xi)
-  double dual_objective = 0.0;  // dual of the working set at the returned w (a lower bound)
-  double slack = 0.0;           // xi(w), the largest violation over all labellings
-  double seconds = 0.0;
+// converged, iterations, constraints, objective (primal 1/2 ||w||^2 + C xi(w) at the returned
+// w, exact xi), dual_objective (a lower bound), slack (xi(w), the largest violation over all
+// labellings), seconds: baselines/one_slack_cutting_plane.hpp.
+struct StructuredSvmSummary : OneSlackSummary {
   std::string message;
 };
 

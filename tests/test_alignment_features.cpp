@@ -108,3 +108,18 @@ TEST_CASE("the aligner feature group", "[alignment_features]") {
   CHECK(p > 0.5);
   CHECK(p <= 1.0);
 }
+
+TEST_CASE("featurize_pairs keeps the order of the pairs", "[alignment_features]") {
+  const auto text = corpus();
+  const mpg::AssociationStatistics statistics(text);
+  const auto all = mpg::featurize_pairs(text, statistics, nullptr, {});
+  REQUIRE(all.size() == text.size());
+  for (std::size_t k = 0; k < text.size(); ++k) {
+    const auto one = mpg::featurize_pair(text[k], statistics, nullptr, {});
+    CHECK(all[k].english_length == one.english_length);
+    CHECK(Eigen::MatrixXd(all[k].features) == Eigen::MatrixXd(one.features));
+  }
+  mpg::AlignmentFeatureOptions with_aligner;
+  with_aligner.aligner = true;
+  CHECK_THROWS_AS(mpg::featurize_pairs(text, statistics, nullptr, with_aligner), mpg::Error);
+}

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <cmath>
 
+#include <tbb/parallel_for.h>
+
 #include "lib/base/error.hpp"
 
 namespace mpg {
@@ -185,6 +187,18 @@ AlignmentInstance featurize_pair(const SentencePair& pair, const AssociationStat
   }
   instance.features.setFromTriplets(entries.begin(), entries.end());
   return instance;
+}
+
+std::vector<AlignmentInstance> featurize_pairs(const std::vector<SentencePair>& pairs,
+                                               const AssociationStatistics& statistics,
+                                               const BidirectionalAligner* aligner,
+                                               const AlignmentFeatureOptions& options) {
+  if (options.aligner && aligner == nullptr) throw Error("alignment features: the aligner features need a trained aligner");
+  std::vector<AlignmentInstance> instances(pairs.size());
+  tbb::parallel_for(std::size_t{0}, pairs.size(), [&](std::size_t k) {
+    instances[k] = featurize_pair(pairs[k], statistics, aligner, options);
+  });
+  return instances;
 }
 
 }  // namespace mpg

@@ -85,5 +85,10 @@ AlignmentAction gold_action(const SentencePair& pair);
 // mpg::Error otherwise).
 AlignmentInstance featurize_pair(const SentencePair& pair, const AssociationStatistics& statistics,
                                  const BidirectionalAligner* aligner, const AlignmentFeatureOptions& options);
+// The same for several pairs, in order (in parallel; the result does not depend on the threads).
+std::vector<AlignmentInstance> featurize_pairs(const std::vector<SentencePair>& pairs,
+                                               const AssociationStatistics& statistics,
+                                               const BidirectionalAligner* aligner,
+                                               const AlignmentFeatureOptions& options);
 
 }  // namespace mpg

@@ -569,24 +569,30 @@ std::vector<WordLink> BidirectionalAligner::align(const SentencePair& pair, Symm
   return symmetrize(english_to_french.viterbi(e, f), french_to_english.viterbi(f, e), e.size(), f.size(), method);
 }
 
-std::vector<double> BidirectionalAligner::english_to_french_posteriors(const SentencePair& pair) const {
-  const auto e = corpus.english_ids(pair.english);
-  const auto f = corpus.french_ids(pair.french);
-  const std::vector<double> post = english_to_french.posteriors(e, f);  // |f| x (|e| + 1)
-  std::vector<double> out(e.size() * f.size());
-  for (std::size_t j = 0; j < f.size(); ++j)
-    for (std::size_t i = 0; i < e.size(); ++i) out[i * f.size() + j] = post[j * (e.size() + 1) + i + 1];
+namespace {
+
+// Link posteriors of a direction as an |e| x |f| grid: `model` aligns target words to source words
+// (posteriors() is |target| x (|source| + 1), column 0 = NULL); source_is_english says which side
+// the grid's rows are.
+std::vector<double> link_posteriors(const DirectionalHmmAligner& model, const std::vector<std::uint32_t>& source,
+                                    const std::vector<std::uint32_t>& target, bool source_is_english) {
+  const std::vector<double> post = model.posteriors(source, target);
+  const std::size_t I = source.size(), J = target.size();
+  std::vector<double> out(I * J);
+  for (std::size_t j = 0; j < J; ++j)
+    for (std::size_t i = 0; i < I; ++i)
+      out[source_is_english ? i * J + j : j * I + i] = post[j * (I + 1) + i + 1];
   return out;
 }
 
+}  // namespace
+
+std::vector<double> BidirectionalAligner::english_to_french_posteriors(const SentencePair& pair) const {
+  return link_posteriors(english_to_french, corpus.english_ids(pair.english), corpus.french_ids(pair.french), true);
+}
+
 std::vector<double> BidirectionalAligner::french_to_english_posteriors(const SentencePair& pair) const {
-  const auto e = corpus.english_ids(pair.english);
-  const auto f = corpus.french_ids(pair.french);
-  const std::vector<double> post = french_to_english.posteriors(f, e);  // |e| x (|f| + 1)
-  std::vector<double> out(e.size() * f.size());
-  for (std::size_t i = 0; i < e.size(); ++i)
-    for (std::size_t j = 0; j < f.size(); ++j) out[i * f.size() + j] = post[i * (f.size() + 1) + j + 1];
-  return out;
+  return link_posteriors(french_to_english, corpus.french_ids(pair.french), corpus.english_ids(pair.english), false);
 }
 
 }  // namespace mpg
