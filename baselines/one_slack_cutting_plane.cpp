@@ -6,9 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <vector>
 
-#include "baselines/simplex_qp_active_set.hpp"
+#include "baselines/simplex_qp_one_slack.hpp"
 #include "lib/base/error.hpp"
 
 namespace mpg {
@@ -33,13 +32,8 @@ Eigen::VectorXd train_one_slack(Eigen::Index dimension, const OneSlackOptions& o
     throw Error(fmt::format("1-slack cutting plane: epsilon must be finite and > 0; got {:g}", options.epsilon));
   if (options.max_iterations < 1) throw Error("1-slack cutting plane: max_iterations must be >= 1");
 
-  // Working set: constraint c is w . g_c >= l_c - xi; c = 0 is g = 0, l = 0 (xi >= 0). With Gram
-  // matrix G and alpha = W beta, the dual is W * min_{beta in simplex} 1/2 beta^T (W G) beta - l . beta
-  // (times -1), and w = W sum_c beta_c g_c.
-  std::vector<Eigen::VectorXd> cuts{Eigen::VectorXd::Zero(dimension)};
-  std::vector<double> losses{0.0};
-  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(64, 64);  // top-left corner used; capacity doubles
-  Eigen::VectorXd beta = Eigen::VectorXd::Ones(1);
+  // The working set and its dual QP: baselines/simplex_qp_one_slack.hpp.
+  OneSlackWorkingSet working_set(dimension, W);
   Eigen::VectorXd w = Eigen::VectorXd::Zero(dimension);
   double dual = 0.0;
 
@@ -50,8 +44,7 @@ Eigen::VectorXd train_one_slack(Eigen::Index dimension, const OneSlackOptions& o
       throw Error(fmt::format("1-slack cutting plane: the oracle returned {} coordinates for {} dimensions",
                               worst.direction.size(), dimension));
     const double slack = std::max(0.0, worst.loss - w.dot(worst.direction));
-    double working_slack = 0.0;
-    for (std::size_t c = 0; c < cuts.size(); ++c) working_slack = std::max(working_slack, losses[c] - w.dot(cuts[c]));
+    const double working_slack = working_set.slack(w);
     result.objective = 0.5 * w.squaredNorm() + W * slack;
     result.dual_objective = dual;
     result.slack = slack;
@@ -66,34 +59,16 @@ Eigen::VectorXd train_one_slack(Eigen::Index dimension, const OneSlackOptions& o
     // Add the most violated constraint unless it exceeds the working set's slack by at most
     // epsilon / 2; then only the QP needs more steps (the gap is then <= W (epsilon / 2 + QP
     // tolerance) once the QP has converged, so the loop always ends).
-    if (slack > working_slack + 0.5 * options.epsilon) {
-      cuts.push_back(std::move(worst.direction));
-      losses.push_back(worst.loss);
-      const auto size = static_cast<Eigen::Index>(cuts.size());
-      if (size > gram.rows()) gram.conservativeResize(2 * gram.rows(), 2 * gram.cols());
-      for (Eigen::Index c = 0; c < size; ++c) {
-        const double product = cuts.back().dot(cuts[static_cast<std::size_t>(c)]);
-        gram(size - 1, c) = product;
-        gram(c, size - 1) = product;
-      }
-      beta.conservativeResize(size);
-      beta[size - 1] = 0.0;
-    }
-    const auto m = static_cast<Eigen::Index>(cuts.size());
-    // The QP's KKT violation is in units of xi (its gradient is w . g_c - l_c), so the restricted
-    // duality gap is at most W times the tolerance. It is solved as min 1/2 beta^T G beta -
-    // (l / W) . beta, the same minimizer with gradient and violation divided by W.
-    const Eigen::VectorXd l = Eigen::Map<const Eigen::VectorXd>(losses.data(), m);
-    const SimplexQpSummary qp = solve_simplex_qp_active_set(gram.topLeftCorner(m, m), -l / W, beta,
-                                                            kQpTolerance * options.epsilon / W, kQpIterations);
+    if (slack > working_slack + 0.5 * options.epsilon) working_set.add(std::move(worst.direction), worst.loss);
+    // The QP's KKT violation is in units of xi, so the restricted duality gap is at most W times it.
+    const SimplexQpSummary qp = working_set.solve(kQpTolerance * options.epsilon, kQpIterations);
     result.qp_violation = W * qp.violation;
     result.qp_converged = qp.converged;
     result.qp_iterations += qp.iterations;
-    w.setZero();
-    for (Eigen::Index c = 0; c < m; ++c) w += (W * beta[c]) * cuts[static_cast<std::size_t>(c)];
-    dual = W * beta.dot(l) - 0.5 * w.squaredNorm();
+    w = working_set.weights();
+    dual = working_set.dual();
   }
-  result.constraints = static_cast<int>(cuts.size());
+  result.constraints = static_cast<int>(working_set.size());
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   if (summary) *summary = result;
   return w;

@@ -6,14 +6,12 @@
 // Psi and loss Delta over examples n,
 //     g = (1/N) sum_n [Psi_n(y_n) - Psi_n(ybar_n)],   l = (1/N) sum_n Delta_n(ybar_n),
 //     ybar_n = argmax_y Delta_n(y) + w . Psi_n(y)          (loss-augmented inference),
-// so that xi(w) = max(0, l - w . g) is the exact 1-slack hinge at w. The working set's dual,
-//     max_{alpha >= 0, sum alpha = W} sum_c alpha_c l_c - 1/2 || sum_c alpha_c g_c ||^2,
-// is a QP over the simplex solved exactly by the active-set method
-// (baselines/simplex_qp_active_set.hpp), with w = sum_c alpha_c g_c. The loop stops when the
+// so that xi(w) = max(0, l - w . g) is the exact 1-slack hinge at w. The working set's dual is a
+// QP over the simplex solved exactly (baselines/simplex_qp_one_slack.hpp). The loop stops when the
 // primal at the current w minus the working-set dual is <= W epsilon, which certifies the
 // objective within W epsilon of the optimum.
-// Users: the multivariate SVM^perf baseline (baselines/structured_svm.hpp) and max-margin
-// bipartite matching (baselines/matching_ssvm.hpp).
+// Users: the multivariate SVM^perf baseline (baselines/structured_svm.hpp), SVM^struct for CFG
+// parsing (baselines/svm_cfg.hpp) and max-margin bipartite matching (baselines/matching_ssvm.hpp).
 #pragma once
 
 #include <Eigen/Dense>

@@ -1,5 +1,6 @@
-// Brute-force oracles for the word-alignment games: every action of a small sentence pair, random
-// mixed strategies over them, and exact best-response values by enumeration.
+// Brute-force oracles for the word-alignment games: every action of a small sentence pair and
+// exact best-response values by enumeration (random strategies and expected payoffs of pure
+// actions: tests/brute_force.hpp).
 #pragma once
 
 #include <Eigen/Dense>
@@ -10,6 +11,7 @@
 
 #include "lib/game/alignment_action.hpp"
 #include "lib/game/game.hpp"
+#include "tests/brute_force.hpp"
 
 namespace mpg::testing {
 
@@ -68,25 +70,6 @@ inline std::vector<AlignmentAction> all_matchings(std::size_t rows, std::size_t 
   return all;
 }
 
-// A mixed strategy over `support` distinct actions of `all`, random weights.
-inline MixedStrategy<AlignmentAction> random_mixture(const std::vector<AlignmentAction>& all, std::size_t support,
-                                                     std::mt19937& rng) {
-  std::vector<std::size_t> index(all.size());
-  for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
-  std::shuffle(index.begin(), index.end(), rng);
-  support = std::min(support, all.size());
-  std::exponential_distribution<double> weight(1.0);
-  MixedStrategy<AlignmentAction> s;
-  double total = 0.0;
-  for (std::size_t j = 0; j < support; ++j) {
-    s.actions.push_back(all[index[j]]);
-    s.probabilities.push_back(weight(rng));
-    total += s.probabilities.back();
-  }
-  for (double& p : s.probabilities) p /= total;
-  return s;
-}
-
 inline std::vector<double> uniform_values(std::size_t n, double low, double high, std::mt19937& rng) {
   std::uniform_real_distribution<double> u(low, high);
   std::vector<double> v(n);
@@ -94,32 +77,18 @@ inline std::vector<double> uniform_values(std::size_t n, double low, double high
   return v;
 }
 
-// E_Q[C'(row, Y)] and E_P[C'(Y_hat, column)].
-inline double value_against_adversary(const Game<AlignmentAction>& game, const AlignmentAction& row,
-                                      const MixedStrategy<AlignmentAction>& adversary) {
-  double v = 0.0;
-  for (std::size_t j = 0; j < adversary.size(); ++j) v += adversary.probabilities[j] * game.payoff(row, adversary.actions[j]);
-  return v;
-}
-
-inline double value_against_predictor(const Game<AlignmentAction>& game, const AlignmentAction& column,
-                                      const MixedStrategy<AlignmentAction>& predictor) {
-  double v = 0.0;
-  for (std::size_t j = 0; j < predictor.size(); ++j) v += predictor.probabilities[j] * game.payoff(predictor.actions[j], column);
-  return v;
-}
-
+// max over `rows` of E_Q[C'(row, Y)], min over `columns` of E_P[C'(Y_hat, column)].
 inline double best_row_value(const Game<AlignmentAction>& game, const std::vector<AlignmentAction>& rows,
                              const MixedStrategy<AlignmentAction>& adversary) {
   double best = -1e300;
-  for (const auto& row : rows) best = std::max(best, value_against_adversary(game, row, adversary));
+  for (const auto& row : rows) best = std::max(best, predictor_value_of(game, row, adversary));
   return best;
 }
 
 inline double best_column_value(const Game<AlignmentAction>& game, const std::vector<AlignmentAction>& columns,
                                 const MixedStrategy<AlignmentAction>& predictor) {
   double best = 1e300;
-  for (const auto& column : columns) best = std::min(best, value_against_predictor(game, column, predictor));
+  for (const auto& column : columns) best = std::min(best, adversary_value_of(game, column, predictor));
   return best;
 }
 

@@ -83,8 +83,8 @@ TEST_CASE("both AER best responses equal brute force for n <= 6, c = 0 and c = 1
         const double scale = trial % 3 == 0 ? 2.0 : 0.6;
         const mpg::AerGame game(mpg::testing::uniform_values(n, -scale, scale, rng),
                                 mpg::testing::uniform_values(n, -scale, scale, rng), mpg::AerGameOptions{c});
-        const auto predictor = mpg::testing::random_mixture(rows, 1 + trial % 5, rng);
-        const auto adversary = mpg::testing::random_mixture(columns, 1 + (trial * 3) % 7, rng);
+        const auto predictor = mpg::testing::random_strategy(rows, 1 + trial % 5, rng);
+        const auto adversary = mpg::testing::random_strategy(columns, 1 + (trial * 3) % 7, rng);
         const double best_row = mpg::testing::best_row_value(game, rows, adversary);
         const double best_column = mpg::testing::best_column_value(game, columns, predictor);
         const auto row = game.predictor_best_response(adversary);
@@ -92,9 +92,9 @@ TEST_CASE("both AER best responses equal brute force for n <= 6, c = 0 and c = 1
         REQUIRE(game.is_legal_predictor_action(row.action));
         REQUIRE(game.is_legal_adversary_action(column.action));
         CHECK(row.value == Approx(best_row).margin(1e-12));
-        CHECK(mpg::testing::value_against_adversary(game, row.action, adversary) == Approx(best_row).margin(1e-12));
+        CHECK(mpg::testing::predictor_value_of(game, row.action, adversary) == Approx(best_row).margin(1e-12));
         CHECK(column.value == Approx(best_column).margin(1e-12));
-        CHECK(mpg::testing::value_against_predictor(game, column.action, predictor) ==
+        CHECK(mpg::testing::adversary_value_of(game, column.action, predictor) ==
               Approx(best_column).margin(1e-12));
         ++checked;
       }
@@ -115,24 +115,24 @@ TEST_CASE("AER per-size responses are the best actions of their size", "[aer]") 
     for (int trial = 0; trial < 6; ++trial) {
       const mpg::AerGame game(mpg::testing::uniform_values(n, -1.0, 1.0, rng),
                               mpg::testing::uniform_values(n, -1.0, 1.0, rng), mpg::AerGameOptions{trial % 2 * 1.0});
-      const auto predictor = mpg::testing::random_mixture(rows, 4, rng);
-      const auto adversary = mpg::testing::random_mixture(columns, 4, rng);
+      const auto predictor = mpg::testing::random_strategy(rows, 4, rng);
+      const auto adversary = mpg::testing::random_strategy(columns, 4, rng);
       const auto row_responses = game.predictor_responses(adversary, predictor);
       CHECK(row_responses.front().value == Approx(game.predictor_best_response(adversary).value).margin(1e-15));
       for (const auto& r : row_responses) {
         double best = -1e300;
         for (const auto& a : rows)
-          if (a.size() == r.action.size()) best = std::max(best, mpg::testing::value_against_adversary(game, a, adversary));
+          if (a.size() == r.action.size()) best = std::max(best, mpg::testing::predictor_value_of(game, a, adversary));
         CHECK(r.value == Approx(best).margin(1e-12));
-        CHECK(mpg::testing::value_against_adversary(game, r.action, adversary) == Approx(best).margin(1e-12));
+        CHECK(mpg::testing::predictor_value_of(game, r.action, adversary) == Approx(best).margin(1e-12));
       }
       const auto column_responses = game.adversary_responses(predictor, adversary);
       for (const auto& r : column_responses) {
         double best = 1e300;
         for (const auto& y : columns)
-          if (sures(y) == sures(r.action)) best = std::min(best, mpg::testing::value_against_predictor(game, y, predictor));
+          if (sures(y) == sures(r.action)) best = std::min(best, mpg::testing::adversary_value_of(game, y, predictor));
         CHECK(r.value == Approx(best).margin(1e-12));
-        CHECK(mpg::testing::value_against_predictor(game, r.action, predictor) == Approx(best).margin(1e-12));
+        CHECK(mpg::testing::adversary_value_of(game, r.action, predictor) == Approx(best).margin(1e-12));
       }
       extras += static_cast<int>(row_responses.size() + column_responses.size()) - 2;
     }

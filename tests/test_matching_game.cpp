@@ -33,8 +33,8 @@ TEST_CASE("matching game best responses equal brute force over all matchings", "
     for (int trial = 0; trial < 8; ++trial) {
       const mpg::MatchingGameOptions costs{trial % 2 == 0 ? 1.0 : 3.0, trial % 4 < 2 ? 1.0 : 0.5};
       const mpg::MatchingGame game(rows, columns, mpg::testing::uniform_values(rows * columns, -1.5, 1.5, rng), costs);
-      const auto predictor = mpg::testing::random_mixture(all, 1 + trial % 4, rng);
-      const auto adversary = mpg::testing::random_mixture(all, 1 + (trial * 3) % 5, rng);
+      const auto predictor = mpg::testing::random_strategy(all, 1 + trial % 4, rng);
+      const auto adversary = mpg::testing::random_strategy(all, 1 + (trial * 3) % 5, rng);
       const auto row = game.predictor_best_response(adversary);
       const auto column = game.adversary_best_response(predictor);
       REQUIRE(game.is_legal_predictor_action(row.action));
@@ -42,9 +42,9 @@ TEST_CASE("matching game best responses equal brute force over all matchings", "
       const double best_row = mpg::testing::best_row_value(game, all, adversary);
       const double best_column = mpg::testing::best_column_value(game, all, predictor);
       CHECK(row.value == Approx(best_row).margin(1e-12));
-      CHECK(mpg::testing::value_against_adversary(game, row.action, adversary) == Approx(best_row).margin(1e-12));
+      CHECK(mpg::testing::predictor_value_of(game, row.action, adversary) == Approx(best_row).margin(1e-12));
       CHECK(column.value == Approx(best_column).margin(1e-12));
-      CHECK(mpg::testing::value_against_predictor(game, column.action, predictor) == Approx(best_column).margin(1e-12));
+      CHECK(mpg::testing::adversary_value_of(game, column.action, predictor) == Approx(best_column).margin(1e-12));
       ++checked;
     }
   }
