@@ -15,14 +15,12 @@
 
 namespace mpg::testing {
 
-// All 2^n untagged subsets of n positions.
+// All 2^n untagged subsets of n positions: the binary actions as link codes.
 inline std::vector<AlignmentAction> all_link_sets(std::size_t n) {
   std::vector<AlignmentAction> all;
-  for (std::uint32_t mask = 0; mask < (1u << n); ++mask) {
-    AlignmentAction a;
-    for (std::uint32_t i = 0; i < n; ++i)
-      if (mask & (1u << i)) a.push_back(link_code(i));
-    all.push_back(a);
+  for (BinaryAction a : all_binary_actions(n)) {
+    for (std::uint32_t& i : a) i = link_code(i);
+    all.push_back(std::move(a));
   }
   return all;
 }
