@@ -6,10 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <nlohmann/json.hpp>
 
 #include "lib/base/error.hpp"
-#include "baselines/simplex_qp_one_slack.hpp"
+#include "baselines/one_slack_cutting_plane.hpp"
 
 namespace mpg {
 namespace {
@@ -62,11 +61,6 @@ std::vector<double> prefix_sums(const Eigen::VectorXd& scores,
   return prefix;
 }
 
-// Working-set QP (solved exactly by the active-set method): KKT tolerance relative to epsilon,
-// and a cap on active-set iterations per solve.
-constexpr double kQpTolerance = 1e-3;
-constexpr int kQpIterations = 20000;
-
 // SVM^perf measures the loss in percent: its slack weight is 100 C for Delta in [0, 1].
 constexpr double kSlackWeightPerC = 100.0;
 
@@ -76,16 +70,6 @@ StructuredSvmLoss parse_structured_svm_loss(const std::string& name) {
   if (name == "f1") return StructuredSvmLoss::f1;
   if (name == "precision_at_k") return StructuredSvmLoss::precision_at_k;
   throw Error("structured SVM: unknown loss '" + name + "' (expected f1 or precision_at_k)");
-}
-
-std::string to_string(StructuredSvmStatus status) {
-  return status == StructuredSvmStatus::converged ? "converged" : "not converged: iteration limit";
-}
-
-nlohmann::json StructuredSvmSummary::to_json() const {
-  return {{"converged", converged()}, {"status", message},           {"iterations", iterations},
-          {"constraints", constraints}, {"objective", objective},    {"dual_objective", dual_objective},
-          {"gap", objective - dual_objective}, {"slack", slack},     {"seconds", seconds}};
 }
 
 double structured_svm_loss(const std::vector<int>& predicted, const std::vector<int>& labels,
@@ -174,71 +158,34 @@ StructuredSvmModel train_structured_svm(const SparseRowMatrix& features,
   if (!std::all_of(stored, stored + features.nonZeros(), [](double v) { return std::isfinite(v); }))
     throw Error("structured SVM: the features contain a non-finite value");
 
-  // y_i in {-1, +1}: w . Psi(y) = signs . s with s = X w.
-  Eigen::VectorXd signs(static_cast<Eigen::Index>(n));
-  for (std::size_t i = 0; i < n; ++i) signs[static_cast<Eigen::Index>(i)] = labels[i] == 1 ? 1.0 : -1.0;
-
   // SVM^perf's scaling (header): Psi(ybar) = psi_scale sum_i ybar_i x_i, slack weight W = 100 C.
   const double psi_scale = 0.5 / static_cast<double>(n);
-  const double W = kSlackWeightPerC * C;
-  // Working set (baselines/simplex_qp_one_slack.hpp): cut c is w . g_c >= l_c - xi with
-  // g_c = Psi(y) - Psi(ybar_c) and l_c = Delta(ybar_c, y).
-  const Eigen::Index dim = features.cols();
-  OneSlackWorkingSet working_set(dim, W);
-  Eigen::VectorXd w = Eigen::VectorXd::Zero(dim);
-  double dual = 0.0;
-  bool qp_converged = true;
-  double qp_violation = 0.0;
-  long qp_iterations = 0;
-
-  StructuredSvmSummary result;
-  for (;;) {
+  OneSlackOptions one_slack;
+  one_slack.slack_weight = kSlackWeightPerC * C;
+  one_slack.epsilon = options.epsilon;
+  one_slack.max_iterations = options.max_iterations;
+  // The most violated constraint (loss-augmented inference over contingency tables):
+  // g = Psi(y) - Psi(ybar) = psi_scale X^T (y - ybar) in {-1, +1} coordinates, l = Delta(ybar, y).
+  auto oracle = [&](const Eigen::VectorXd& w) {
     const Eigen::VectorXd scores = psi_scale * (features * w);  // w . Psi(e_i) per example
     const LossAugmentedLabelling worst = most_violated_labelling(scores, labels, loss, options.k);
-    // xi(w) = max(0, max_ybar Delta(ybar, y) - w . (Psi(y) - Psi(ybar))).
-    const double slack = std::max(0.0, worst.value - signs.dot(scores));
-    const double working_slack = working_set.slack(w);
-    result.objective = 0.5 * w.squaredNorm() + W * slack;
-    result.dual_objective = dual;
-    result.slack = slack;
-    // Stop when the duality gap certifies the objective within W epsilon of the optimum. When w
-    // solves the working-set QP, this is Joachims 2005's test xi(w) <= working-set xi + epsilon.
-    if (result.objective - dual <= W * options.epsilon) {
-      result.status = StructuredSvmStatus::converged;
-      break;
-    }
-    if (result.iterations >= options.max_iterations) break;
-    ++result.iterations;
-    // Add the most violated constraint unless it exceeds the working set's slack by at most
-    // epsilon / 2; then only the QP needs more steps (the gap is then <= C (epsilon / 2 + QP
-    // tolerance) once the QP has converged, so the loop always ends).
-    if (slack > working_slack + 0.5 * options.epsilon) {
-      // g = Psi(y) - Psi(ybar) = X^T (y - ybar) in {-1, +1} coordinates.
-      Eigen::VectorXd coefficients(static_cast<Eigen::Index>(n));
-      for (std::size_t i = 0; i < n; ++i)
-        coefficients[static_cast<Eigen::Index>(i)] = 2.0 * (labels[i] - worst.labels[i]);
-      working_set.add(psi_scale * (features.transpose() * coefficients), worst.loss);
-    }
-    // The QP's KKT violation is in units of xi (its gradient is w . g_c - l_c), so the restricted
-    // duality gap is at most W times the tolerance.
-    const SimplexQpSummary qp = working_set.solve(kQpTolerance * options.epsilon, kQpIterations);
-    qp_violation = W * qp.violation;
-    qp_converged = qp.converged;
-    qp_iterations += qp.iterations;
-    w = working_set.weights();
-    dual = working_set.dual();
-  }
-  result.constraints = static_cast<int>(working_set.size());
+    Eigen::VectorXd coefficients(static_cast<Eigen::Index>(n));
+    for (std::size_t i = 0; i < n; ++i)
+      coefficients[static_cast<Eigen::Index>(i)] = 2.0 * (labels[i] - worst.labels[i]);
+    return OneSlackConstraint{psi_scale * (features.transpose() * coefficients), worst.loss};
+  };
+  StructuredSvmSummary result;
+  Eigen::VectorXd w = train_one_slack(features.cols(), one_slack, oracle, &result);
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   result.message = fmt::format(
       "{} after {} iteration(s): objective {:.9g}, dual {:.9g}, slack {:.3g}, {} constraints, {} active-set QP "
       "iterations{}",
       result.converged() ? "converged" : "iteration cap reached, not converged", result.iterations,
-      result.objective, result.dual_objective, result.slack, result.constraints, qp_iterations,
-      result.converged() || qp_converged
+      result.objective, result.dual_objective, result.slack, result.constraints, result.qp_iterations,
+      result.converged() || result.qp_converged
           ? ""
-          : fmt::format("; the last working-set QP stopped unsolved (KKT violation {:.3g})", qp_violation));
+          : fmt::format("; the last working-set QP stopped unsolved (KKT violation {:.3g})", result.qp_violation));
   if (summary) *summary = result;
   StructuredSvmModel model;
   model.weights = std::move(w);

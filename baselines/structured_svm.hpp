@@ -20,11 +20,11 @@
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
 #include <cstddef>
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
 #include "baselines/logistic_regression.hpp"
+#include "baselines/one_slack_cutting_plane.hpp"
 
 namespace mpg {
 
@@ -53,21 +53,11 @@ struct StructuredSvmModel {
   double C = 0.0;
 };
 
-enum class StructuredSvmStatus { converged, iteration_limit };
-std::string to_string(StructuredSvmStatus status);
-
-struct StructuredSvmSummary {
-  StructuredSvmStatus status = StructuredSvmStatus::iteration_limit;
-  int iterations = 0;   // cutting-plane iterations (one working-set QP each)
-  int constraints = 0;  // working-set size, the zero constraint included
-  double objective = 0.0;       // primal 1/2 ||w||^2 + C xi(w) at the returned w (exact xi)
-  double dual_objective = 0.0;  // dual of the working set at the returned w (a lower bound)
-  double slack = 0.0;           // xi(w), the largest violation over all labellings
-  double seconds = 0.0;
+// status, iterations, constraints, objective (primal 1/2 ||w||^2 + C xi(w) at the returned
+// w, exact xi), dual_objective (a lower bound), slack (xi(w), the largest violation over all
+// labellings), seconds, to_json(): baselines/one_slack_cutting_plane.hpp.
+struct StructuredSvmSummary : OneSlackSummary {
   std::string message;  // the one-line report
-
-  bool converged() const { return status == StructuredSvmStatus::converged; }
-  nlohmann::json to_json() const;
   std::string report() const { return message; }
 };
 

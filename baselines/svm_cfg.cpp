@@ -8,15 +8,12 @@
 #include <chrono>
 #include <cmath>
 
-#include "baselines/simplex_qp_one_slack.hpp"
+#include "baselines/one_slack_cutting_plane.hpp"
 #include "lib/base/error.hpp"
 #include "lib/metrics/cfg_hamming.hpp"
 
 namespace mpg {
 namespace {
-
-constexpr double kQpTolerance = 1e-3;  // of epsilon
-constexpr int kQpIterations = 20000;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -60,47 +57,34 @@ std::vector<double> train_svm_cfg(const Grammar& grammar, const std::vector<Pars
     for (const auto& [rule, count] : rule_counts(grammar, e.tags, e.gold)) gold_features[rule] += count / N;
   }
 
-  // Working set (baselines/simplex_qp_one_slack.hpp) with slack weight C: cut c is
-  // w . g_c >= l_c - xi with g_c = mean_i(Phi(y_i) - Phi(ybar_i)), l_c = mean_i Delta(y_i, ybar_i).
-  OneSlackWorkingSet working_set(R, C);
-  std::vector<double> w(static_cast<std::size_t>(R), 0.0);
-  double dual = 0.0;
+  // 1-slack cutting plane (baselines/one_slack_cutting_plane.hpp) with slack weight C: the most
+  // violated constraint at w is g = mean_i(Phi(y_i) - Phi(ybar_i)), l = mean_i Delta(y_i, ybar_i).
   SvmCfgSummary result;
   std::vector<LossAugmentedParse> worst(examples.size());
-  for (;;) {
+  auto oracle = [&](const Eigen::VectorXd& weights) {
+    const std::vector<double> w(weights.data(), weights.data() + weights.size());
     const auto t = std::chrono::steady_clock::now();
     tbb::parallel_for(std::size_t{0}, examples.size(),
                       [&](std::size_t i) { worst[i] = most_violated_parse(grammar, examples[i], w); });
     result.inference_seconds += seconds_since(t);
     // In example order, so the sums do not depend on the thread count.
-    Eigen::VectorXd violator = Eigen::VectorXd::Zero(R);
-    double mean_loss = 0.0, mean_value = 0.0;
+    OneSlackConstraint constraint{gold_features, 0.0};
     for (std::size_t i = 0; i < examples.size(); ++i) {
-      for (const auto& [rule, count] : rule_counts(grammar, examples[i].tags, worst[i].parse)) violator[rule] += count / N;
-      mean_loss += worst[i].loss / N;
-      mean_value += worst[i].value / N;
+      for (const auto& [rule, count] : rule_counts(grammar, examples[i].tags, worst[i].parse))
+        constraint.direction[rule] -= count / N;
+      constraint.loss += worst[i].loss / N;
     }
-    const Eigen::Map<const Eigen::VectorXd> weights(w.data(), R);
-    const double slack = std::max(0.0, mean_value - weights.dot(gold_features));
-    const double working_slack = working_set.slack(weights);
-    result.objective = 0.5 * weights.squaredNorm() + C * slack;
-    result.dual_objective = dual;
-    result.slack = slack;
-    if (result.objective - dual <= C * options.epsilon) {
-      result.converged = true;
-      break;
-    }
-    if (result.iterations >= options.max_iterations) break;
-    ++result.iterations;
-    if (slack > working_slack + 0.5 * options.epsilon) working_set.add(gold_features - violator, mean_loss);
-    working_set.solve(kQpTolerance * options.epsilon, kQpIterations);
-    for (Eigen::Index r = 0; r < R; ++r) w[static_cast<std::size_t>(r)] = working_set.weights()[r];
-    dual = working_set.dual();
-  }
-  result.constraints = static_cast<int>(working_set.size());
+    return constraint;
+  };
+  OneSlackOptions one_slack;
+  one_slack.slack_weight = C;
+  one_slack.epsilon = options.epsilon;
+  one_slack.max_iterations = options.max_iterations;
+  const Eigen::VectorXd trained = train_one_slack(R, one_slack, oracle, &result);
+  std::vector<double> w(trained.data(), trained.data() + trained.size());
   result.seconds = seconds_since(start_time);
   result.message = fmt::format("{} after {} iteration(s): objective {:.9g}, dual {:.9g}, slack {:.4g}, {} constraints",
-                               result.converged ? "converged" : "iteration cap reached, not converged", result.iterations,
+                               result.converged() ? "converged" : "iteration cap reached, not converged", result.iterations,
                                result.objective, result.dual_objective, result.slack, result.constraints);
   if (summary) *summary = result;
   return w;

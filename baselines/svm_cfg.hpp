@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "baselines/one_slack_cutting_plane.hpp"
 #include "lib/models/cfg.hpp"
 
 namespace mpg {
@@ -31,14 +32,10 @@ struct SvmCfgOptions {
   int max_iterations = 1000;  // cutting-plane iterations; reaching it is "not converged"
 };
 
-struct SvmCfgSummary {
-  bool converged = false;
-  int iterations = 0;
-  int constraints = 0;         // working set, the zero constraint included
-  double objective = 0.0;      // primal at the returned w (exact slack)
-  double dual_objective = 0.0; // working-set dual (a lower bound on the optimum)
-  double slack = 0.0;
-  double seconds = 0.0;
+// converged, iterations, constraints, objective (primal at the returned w, exact slack),
+// dual_objective (working-set dual, a lower bound on the optimum), slack, seconds:
+// baselines/one_slack_cutting_plane.hpp.
+struct SvmCfgSummary : OneSlackSummary {
   double inference_seconds = 0.0;  // loss-augmented CYK
   std::string message;
 };

@@ -77,9 +77,11 @@ const std::map<std::string, std::vector<std::string>>& method_source_table() {
     // SVM^perf: its header includes logistic_regression.hpp (decision_values, predict_threshold,
     // predict_top_k), its cutting plane solves QPs over the simplex (lib/learn/simplex_qp.*, and the
     // active-set solver of baselines/simplex_qp_active_set.*, named explicitly even before it is
-    // committed), and any later baselines/simplex_qp* or baselines/active_set* file.
+    // committed), and any later baselines/simplex_qp* or baselines/active_set* file; its outer loop
+    // is baselines/one_slack_cutting_plane.*.
     std::vector<std::string> ssvm = {
         "baselines/structured_svm.cpp", "baselines/structured_svm.hpp",
+        "baselines/one_slack_cutting_plane.cpp", "baselines/one_slack_cutting_plane.hpp",
         "baselines/simplex_qp_active_set.cpp", "baselines/simplex_qp_active_set.hpp",
         "baselines/simplex_qp*", "baselines/active_set*"};
     ssvm.insert(ssvm.end(), logistic_regression.begin(), logistic_regression.end());

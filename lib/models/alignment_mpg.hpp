@@ -1,0 +1,73 @@
+// Word alignment with linear word-pair scores (thesis §5.4): the pieces shared by max-margin
+// matching (baselines/matching_ssvm.hpp) and the two alignment MPGs, and the per-sentence-pair
+// games of MPG_bip and MPG_aer built from a parameter vector theta.
+//
+// Features: phi(e) in R^d for each word pair e of a pair (lib/models/alignment_features.hpp).
+//   MPG_bip (lib/metrics/matching_game.hpp): Phi(x, y) = sum_{e in y} phi(e) (theta in R^d), the
+//     adversary's potential psi(e) = theta . phi(e); the gold adversary action is the pair's
+//     target matching (below).
+//   MPG_aer (lib/metrics/aer.hpp): Phi(x, y) = [sum_{e: y_e = S} phi(e); sum_{e: y_e = R} phi(e)]
+//     (theta = [theta_S; theta_R] in R^2d, "psi^(S) for S tags, psi^(R) for P tags that are not
+//     also S", thesis §4.2.5), psi_S(e) = theta_S . phi(e), psi_R(e) = theta_R . phi(e); the gold
+//     adversary action is the pair's gold S / R tags.
+// Learning (phase B, through the shared sum of per-instance games) maximizes, with the game value
+// v_n(theta) of pair n (thesis Eq. 3.9, summed as the authors' code does),
+//     sum_n [theta . Phi(x_n, y_n) + v_n(theta)] - lambda/2 ||theta||^2,
+// with subgradient sum_n [Phi(x_n, y_n) - E_{Q_n*}[Phi(x_n, Y)]] - lambda theta (Eq. 3.10).
+// Prediction (digest §2.7): solve the pair's game with the learned theta (no gold in the
+// strategy sets) and return the predictor's most probable pure action.
+#pragma once
+
+#include <Eigen/Dense>
+#include <vector>
+
+#include "lib/game/double_oracle.hpp"
+#include "lib/metrics/aer.hpp"
+#include "lib/metrics/matching_game.hpp"
+#include "lib/models/alignment_features.hpp"
+
+namespace mpg {
+
+// The loss of a proposed link set against the gold S ⊆ P, per missed sure link and per proposed
+// link outside P (the max-margin matching loss; Taskar et al. 2005 use a weighted Hamming loss):
+//     L(y) = c_fn |S \ y| + c_fp |y \ P|.
+struct AlignmentCosts {
+  double false_negative_cost = 1.0;  // c_fn >= 0
+  double false_positive_cost = 1.0;  // c_fp >= 0
+};
+double alignment_loss(const AlignmentAction& proposal, const AlignmentAction& gold, const AlignmentCosts& costs);
+
+// The target matching of a pair: a matching minimizing L (the most sure links a matching can
+// hold), with possible-only links added where they fit without displacing a sure link (weight
+// c_fn for a sure link, c_fn / (min(|e|, |f|) + 1) for a possible-only one: the number of sure
+// links decides first). The gold action of the matching game and of max-margin matching.
+AlignmentAction target_matching(const AlignmentInstance& instance, const AlignmentCosts& costs = {});
+
+// theta . phi(e) for every word pair e (theta of size d).
+std::vector<double> edge_scores(const AlignmentInstance& instance, const Eigen::VectorXd& theta);
+
+// Phi(x, y) = sum_{e in y} phi(e), tags ignored (size d).
+Eigen::VectorXd link_features(const AlignmentInstance& instance, const AlignmentAction& action);
+// [sum_{S} phi(e); sum_{R} phi(e)] (size 2d), the AER game's joint features.
+Eigen::VectorXd tagged_link_features(const AlignmentInstance& instance, const AlignmentAction& action);
+
+// The games of one pair at theta: MPG_bip (theta of size d), MPG_aer (theta of size 2d).
+MatchingGame make_matching_game(const AlignmentInstance& instance, const Eigen::VectorXd& theta,
+                                const MatchingGameOptions& options = {});
+AerGame make_aer_game(const AlignmentInstance& instance, const Eigen::VectorXd& theta,
+                      const AerGameOptions& options = {});
+
+// E_Q[Phi(x, Y)] of an adversary strategy of either game (link_features or tagged_link_features).
+Eigen::VectorXd expected_link_features(const AlignmentInstance& instance, const MixedStrategy<AlignmentAction>& strategy);
+Eigen::VectorXd expected_tagged_link_features(const AlignmentInstance& instance,
+                                              const MixedStrategy<AlignmentAction>& strategy);
+
+// The test-time decision of an alignment MPG: the predictor's most probable pure action of the
+// solved game (ties: the action generated first), with the game's summary.
+struct AlignmentPrediction {
+  AlignmentAction links;
+  DoubleOracleSummary game;
+};
+AlignmentPrediction predict_by_game(const Game<AlignmentAction>& game, const DoubleOracleOptions& options = {});
+
+}  // namespace mpg
