@@ -44,6 +44,10 @@ struct CellPlan {
   // adds): data hashes, task, protocol settings.
   nlohmann::json key;
   ParameterValues parameters;  // the method's resolved parameters, the grid set to this cell's value
+  // Cells of higher priority are started first (the launch order only: results, selection and
+  // tables do not depend on it), e.g. small data sets first, so that an interrupted run leaves
+  // whole tasks in the cache, and long cells first, so that the threads finish together.
+  int priority = 0;
 };
 
 // What the pipeline hands back to the family for its tables.

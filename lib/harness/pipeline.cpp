@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <set>
 #include <thread>
 
@@ -267,8 +268,13 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
   CellProgress progress(name, options.progress, options.heartbeat_seconds);
 
   std::vector<json> validation(cells.size());
+  std::vector<std::size_t> launch(cells.size());  // higher priority first, else cell order
+  std::iota(launch.begin(), launch.end(), std::size_t{0});
+  std::stable_sort(launch.begin(), launch.end(),
+                   [&](std::size_t a, std::size_t b) { return cells[a].priority > cells[b].priority; });
   progress.start_phase(static_cast<int>(cells.size()));
-  tbb::parallel_for(std::size_t{0}, cells.size(), [&](std::size_t i) {
+  tbb::parallel_for(std::size_t{0}, launch.size(), [&](std::size_t j) {
+    const std::size_t i = launch[j];
     const long token = progress.begin(cells[i].description);
     auto [result, was_cached] = cache.get_or_compute(key_of(i, "validation"), [&] { return run->validate(i); });
     cached += was_cached;
