@@ -192,11 +192,25 @@ TEST_CASE("sequence-labeling specs are validated with file and key", "[conll]") 
   CHECK_THAT(error_of(R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "optdigits"},
           "subsets": {"conll.300": 300}, "classes": ["PER"], "protocol": {"validation_fraction": 0.5},
           "methods": {"CRF": {"kind": "crf", "lambda": [1]}}})"),
-             Contains("dataset.registry: dataset 'optdigits' is not in CoNLL format"));
+             Contains("dataset.registry: dataset 'optdigits' has format 'optdigits'; this family reads conll"));
   CHECK_THAT(error_of(R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "conll2003"},
           "subsets": {"conll.300": 0}, "classes": ["PER"], "protocol": {"validation_fraction": 0.5},
-          "methods": {"CRF": {"kind": "svm", "lambda": [1]}}})"),
+          "methods": {"CRF": {"kind": "crf", "lambda": [1]}}})"),
              Contains("subsets.conll.300: expected a positive number of sentences"));
+  CHECK_THAT(error_of(R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "conll2003"},
+          "subsets": {"conll.300": 300}, "classes": ["PER"], "protocol": {"validation_fraction": 0.5},
+          "methods": {"CRF": {"kind": "svm", "lambda": [1]}}})"),
+             Contains("methods.CRF.kind: unknown method kind 'svm' (known: crf, mpg)"));
+  CHECK_THAT(error_of(R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "conll2003"},
+          "subsets": {"conll.300": 300}, "classes": ["PER"], "protocol": {"validation_fraction": 0.5},
+          "methods": {"CRF": {"kind": "crf", "lambda": [1], "game_tolerance": 1e-6}}})"),
+             Contains("methods.CRF: unknown key 'game_tolerance' (allowed: kind, lambda, max_iterations)"));
+  CHECK_THAT(error_of(R"({"task": "sequence_labeling", "name": "t", "table": "statistics",
+          "dataset": {"registry": "conll2003"}, "subsets": {"conll.300": 300},
+          "methods": {"CRF": {"kind": "crf", "lambda": [1]}}})"),
+             Contains("methods: not used by a \"statistics\" table"));
+  CHECK_THAT(error_of(base + R"(, "published": {"CRF": {"conll.300": {"testa": {"PERSON": 0.5}}}}})"),
+             Contains("published.CRF.conll.300.testa: unknown key 'PERSON'"));
   CHECK_THAT(error_of(base + R"(, "published": {"MPG": {}}})"), Contains("published.MPG: no such method in methods"));
 }
 
