@@ -1,0 +1,828 @@
+// Family "ranking" (thesis §5.3, Table XII and Figure 8): LETOR data sets of five subsets S1..S5
+// and the LETOR 5-fold rotation, fold K: train S_K, S_K+1, S_K+2, validation S_K+3, test S_K+4
+// (indices mod 5). Every (data set, fold, method, grid value) is a validation cell: train on the
+// training subsets, score on the validation subset. The best grid value per (data set, fold,
+// method) is scored on the test subset; the tables average the test metrics over the folds, as
+// LETOR reports them. Boosters (AdaRank, RankBoost) also choose their number of rounds on the
+// validation subset.
+#include <fmt/format.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include "baselines/rankers.hpp"
+#include "lib/base/error.hpp"
+#include "lib/data/letor.hpp"
+#include "lib/harness/cache.hpp"
+#include "lib/harness/family.hpp"
+#include "lib/harness/registry.hpp"
+#include "lib/models/ranking_mpg.hpp"
+
+namespace mpg::harness {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kMaxK = 10;  // NDCG@1..10, P@1..10
+// Label suffix of MPG's second decision rule (ranking by expected gain under Q*).
+constexpr const char* kGainRuleSuffix = " (E[gain] rule)";
+
+// ---- Methods -----------------------------------------------------------------------------------
+
+Parameter required(Parameter p) {
+  p.default_value = nullptr;
+  return p;
+}
+
+const Parameter kLambda = grid_parameter("lambda", 0.0, 1e9, "grid of the L2 weight λ (one cell per value)");
+
+const std::vector<MethodKind>& ranking_methods() {
+  static const std::vector<MethodKind> kinds = {
+      {"mpg",
+       "MPG with the DCG game (thesis §4.2.4): one game per query, the adversary with one weight vector per relevance "
+       "level over the features plus a bias; the objective is the negated dual averaged over queries plus λ/2‖θ‖². "
+       "The validation and test rankings are each query game's most probable predictor permutation; the table adds "
+       "the ranking by expected gain under the adversary's marginals as the row `<label> (E[gain] rule)`.",
+       ParameterTable({
+           kLambda,
+           choice_parameter("optimizer", "lbfgs", {"lbfgs", "adadelta", "cutting_plane"},
+                            "training optimizer; `cutting_plane` is exact: it stops when the objective is certified "
+                            "within `objective_tolerance` × max(1, objective)"),
+           integer_parameter("max_iterations", 200, 1, 1000000000, "iterations of the optimizer"),
+           number_parameter("objective_tolerance", 1e-6, 0.0, 1.0, "`cutting_plane`: the certified relative gap",
+                            true),
+           number_parameter("max_seconds", 0.0, 0.0, 1e9, "wall-clock cap of a training (0 = none)"),
+           choice_parameter("game_solver", "greedy", {"greedy", "lp", "double_oracle"},
+                            "solver of the query games in training: `greedy` (exact, the polymatroid greedy over "
+                            "expected discounts, no LP), `lp` (exact compact LP) or `double_oracle`"),
+           choice_parameter("decision_game_solver", "same", {"same", "greedy", "lp", "double_oracle"},
+                            "the solver whose predictor strategy gives the validation and test rankings (`same`: "
+                            "`game_solver`); the most probable permutation depends on how the equilibrium is "
+                            "decomposed: `greedy` peels vertices off the expected discounts, `lp` takes a bottleneck "
+                            "Birkhoff decomposition"),
+           number_parameter("game_tolerance", 1e-6, 0.0, 1.0, "equilibrium gap of each query game", true),
+           number_parameter("max_game_seconds", 0.0, 0.0, 1e9, "wall-clock cap per query game (0 = none)"),
+       })},
+      {"ranksvm", "Pairwise L2-loss (squared hinge) RankSVM, L-BFGS on the primal (baselines/rankers.hpp).",
+       ParameterTable({grid_parameter("C", 0.0, 1e9, "grid of the pair-loss weight C (one cell per value)"),
+                       integer_parameter("max_iterations", 500, 1, 1000000000, "L-BFGS iterations")})},
+      {"listnet", "ListNet: top-1 cross-entropy with an L2 penalty, L-BFGS (baselines/rankers.hpp).",
+       ParameterTable({kLambda, integer_parameter("max_iterations", 500, 1, 1000000000, "L-BFGS iterations")})},
+      {"adarank",
+       "AdaRank over single-feature weak rankers (baselines/rankers.hpp); the validation subset chooses the number of "
+       "rounds.",
+       ParameterTable({required(choice_parameter("measure", "ndcg", {"ndcg", "map"},
+                                                 "the boosted query measure: NDCG@`ndcg_k` or average precision")),
+                       integer_parameter("ndcg_k", 10, 1, 1000, "k of NDCG@k (`measure` `ndcg`)"),
+                       integer_parameter("rounds", 200, 1, 1000000, "boosting rounds")})},
+      {"rankboost",
+       "RankBoost with binary threshold weak rankers on quantile thresholds (baselines/rankers.hpp); the validation "
+       "subset chooses the number of rounds.",
+       ParameterTable({integer_parameter("rounds", 200, 1, 1000000, "boosting rounds"),
+                       integer_parameter("thresholds", 16, 1, 1000000, "candidate thresholds per feature")})},
+  };
+  return kinds;
+}
+
+// "mean_ndcg", "map" or "ndcg@k" (1 <= k <= 10): the validation score that selects.
+double selection_score(const RankingMetrics& m, const std::string& measure) {
+  if (measure == "mean_ndcg") return m.mean_ndcg;
+  if (measure == "map") return m.map;
+  return m.ndcg_at[static_cast<std::size_t>(std::stoi(measure.substr(5)) - 1)];
+}
+
+bool valid_selection(const std::string& measure) {
+  if (measure == "mean_ndcg" || measure == "map") return true;
+  for (std::size_t k = 1; k <= kMaxK; ++k)
+    if (measure == fmt::format("ndcg@{}", k)) return true;
+  return false;
+}
+
+json to_json(const RankingMetrics& m) {
+  return {{"mean_ndcg", m.mean_ndcg}, {"map", m.map}, {"ndcg_at", m.ndcg_at}, {"precision_at", m.precision_at},
+          {"queries", m.queries}};
+}
+
+RankingMetrics from_json(const json& j) {
+  RankingMetrics m;
+  m.mean_ndcg = j["mean_ndcg"].get<double>();
+  m.map = j["map"].get<double>();
+  m.ndcg_at = j["ndcg_at"].get<std::vector<double>>();
+  m.precision_at = j["precision_at"].get<std::vector<double>>();
+  m.queries = j["queries"].get<int>();
+  return m;
+}
+
+// A fold's (or query's) metrics as one more entry of an average.
+QueryMetrics as_entry(const RankingMetrics& m) { return {m.ndcg_at, m.precision_at, m.mean_ndcg, m.map}; }
+
+RankingMetrics average(const std::vector<QueryMetrics>& entries) {
+  RankingMetrics m;
+  for (const auto& e : entries) m.add(e);
+  m.finish();
+  return m;
+}
+
+// ---- Data --------------------------------------------------------------------------------------
+
+struct Dataset {
+  std::string label;
+  RegistryChoice choice;
+  std::vector<std::vector<RankingQuery>> subsets;  // S1..S5
+  std::vector<VerifiedFile> files;                 // their files (content dropped)
+  int levels = 3;
+  long features = 0;
+};
+
+// Training, validation and test subsets (0-based) of LETOR fold K (1-based).
+struct FoldParts {
+  std::vector<int> train;
+  int validation, test;
+};
+FoldParts fold_parts(int fold) {
+  const int k = fold - 1;
+  return {{k % 5, (k + 1) % 5, (k + 2) % 5}, (k + 3) % 5, (k + 4) % 5};
+}
+
+std::unique_ptr<Dataset> load_dataset(const std::string& label, const json& d) {
+  auto data = std::make_unique<Dataset>();
+  data->label = label;
+  data->choice = registry_choice(d);
+  data->levels = data->choice.entry().value("levels", 3);
+  const long declared = data->choice.entry().value("features", 0L);
+  const json& subsets = data->choice.variant_entry().at("subsets");
+  for (std::size_t s = 0; s < subsets.size(); ++s) {
+    VerifiedFile file = read_verified_file(
+        subsets[s], fmt::format("dataset '{}' ({}, subset S{})", data->choice.dataset, data->choice.variant, s + 1));
+    file.content.clear();  // parsed from the file below; the hash is what was needed
+    const LetorData letor = read_letor(file.path, declared);
+    if (declared > 0 && letor.features > declared)
+      throw InputError(file.path, fmt::format("has feature index {} beyond the registry's {} features", letor.features,
+                                              declared));
+    std::vector<RankingQuery> queries;
+    for (const auto& q : letor.queries) {
+      for (int r : q.relevance)
+        if (r < 0 || r >= data->levels)
+          throw InputError(file.path, fmt::format("query {}: relevance {} outside the registry's levels 0..{}", q.id,
+                                                  r, data->levels - 1));
+      queries.push_back({q.features, q.relevance});
+    }
+    data->features = letor.features;
+    data->subsets.push_back(std::move(queries));
+    data->files.push_back(std::move(file));
+  }
+  return data;
+}
+
+template <class ScoreQuery>
+RankingMetrics evaluate_scores(const std::vector<RankingQuery>& queries, DcgDiscount discount, ScoreQuery scores_of) {
+  RankingMetrics m;
+  for (const auto& q : queries) m.add(evaluate_ranking(ranking_by_scores(scores_of(q)), q.relevance, discount, kMaxK));
+  m.finish();
+  return m;
+}
+
+json weights_json(const Eigen::VectorXd& w) { return std::vector<double>(w.data(), w.data() + w.size()); }
+
+// ---- The experiment ----------------------------------------------------------------------------
+
+struct Cell {
+  const Dataset* dataset;
+  int fold;
+  std::string kind;
+};
+
+class RankingRun : public FamilyRun {
+ public:
+  explicit RankingRun(json spec);
+  std::vector<CellPlan> cells() override { return plans_; }
+  json validate(std::size_t cell) const override;
+  std::vector<std::pair<std::string, double>> selection(std::size_t cell, const json& validation) const override {
+    return {{group(*cells_[cell].dataset, cells_[cell].fold, plans_[cell].method), score(validation)}};
+  }
+  std::string validation_line(const json& v) const override {
+    return fmt::format("validation {} {:.4f}  ({:.1f} s)", selection_, score(v),
+                       v.value("train_seconds", 0.0) + v.value("validation_seconds", 0.0));
+  }
+  json test(std::size_t cell, const json& validation) const override;
+  std::string test_line(const json& t) const override {
+    return fmt::format("test mean NDCG {:.4f}", t["test"]["mean_ndcg"].get<double>());
+  }
+  Tables tables(const Outcome& outcome) const override;
+
+ private:
+  static std::string group(const Dataset& d, int fold, const std::string& method) {
+    return fmt::format("{}\n{}\n{}", d.label, fold, method);
+  }
+  double score(const json& validation) const { return selection_score(from_json(validation["validation"]), selection_); }
+  std::vector<RankingQuery> training_queries(const Dataset& d, int fold) const {
+    std::vector<RankingQuery> out;
+    for (int s : fold_parts(fold).train)
+      out.insert(out.end(), d.subsets[static_cast<std::size_t>(s)].begin(), d.subsets[static_cast<std::size_t>(s)].end());
+    return out;
+  }
+  // The number of rounds of a booster the validation subset chooses, the first best by the
+  // selection measure; add_round(r, q, scores) adds round r to the scores of validation query q.
+  // Returns {rounds used, their validation metrics}.
+  std::pair<std::size_t, RankingMetrics> choose_rounds(const std::vector<RankingQuery>& validation, std::size_t rounds,
+                                                       const std::function<void(std::size_t, std::size_t, Eigen::VectorXd&)>& add_round) const;
+
+  json spec_;
+  std::string selection_;
+  DcgDiscount discount_;
+  std::vector<int> folds_;
+  std::vector<std::unique_ptr<Dataset>> datasets_;
+  std::vector<Cell> cells_;
+  std::vector<CellPlan> plans_;
+};
+
+RankingRun::RankingRun(json spec) : spec_(std::move(spec)) {
+  selection_ = spec_.value("selection_metric", std::string("mean_ndcg"));
+  discount_ = parse_dcg_discount(spec_.value("discount", std::string("letor")));
+  folds_ = spec_.value("folds", std::vector<int>{1, 2, 3, 4, 5});
+  for (const auto& [label, d] : spec_["datasets"].items()) datasets_.push_back(load_dataset(label, d));
+  for (const auto& d : datasets_) {
+    std::vector<std::string> hashes;
+    for (const auto& f : d->files) hashes.push_back(f.sha256);
+    for (int fold : folds_)
+      for (const auto& [method, m] : spec_["methods"].items()) {
+        const MethodKind& kind = ranking_family().method(m["kind"].get<std::string>());
+        const ParameterValues values(kind.parameters, m);
+        const json key = {{"data", {d->choice.dataset, d->choice.variant, hashes}}, {"levels", d->levels},
+                          {"fold", fold}, {"discount", to_string(discount_)}, {"selection", selection_}};
+        const Parameter* grid = kind.parameters.grid();
+        const std::string where = fmt::format("{:<8} fold {} {:<13}", d->label, fold, method);
+        if (!grid) {
+          cells_.push_back({d.get(), fold, kind.kind});
+          plans_.push_back({method, where, key, values});
+          continue;
+        }
+        for (const auto& value : m[grid->name]) {
+          cells_.push_back({d.get(), fold, kind.kind});
+          plans_.push_back({method, fmt::format("{} {}={}", where, grid->name, value.get<double>()), key,
+                            values.with(grid->name, value)});
+        }
+      }
+  }
+}
+
+OptimizerOptions optimizer_of(const ParameterValues& p) {
+  OptimizerOptions o;
+  o.max_iterations = static_cast<int>(p.integer("max_iterations"));
+  return o;
+}
+
+DoubleOracleOptions game_options_of(const ParameterValues& p) {
+  DoubleOracleOptions g;
+  g.tolerance = p.number("game_tolerance");
+  g.max_seconds = p.number("max_game_seconds");
+  return g;
+}
+
+// The solver whose predictor strategy makes the validation and test rankings.
+DcgGameSolver decision_solver_of(const ParameterValues& p) {
+  const std::string decision = p.choice("decision_game_solver");
+  return parse_dcg_game_solver(decision == "same" ? p.choice("game_solver") : decision);
+}
+
+std::pair<std::size_t, RankingMetrics> RankingRun::choose_rounds(
+    const std::vector<RankingQuery>& validation, std::size_t rounds,
+    const std::function<void(std::size_t, std::size_t, Eigen::VectorXd&)>& add_round) const {
+  std::vector<Eigen::VectorXd> scores;
+  for (const auto& q : validation) scores.push_back(Eigen::VectorXd::Zero(q.features.rows()));
+  if (rounds == 0) return {0, evaluate_scores(validation, discount_, [](const RankingQuery& q) {
+                             return Eigen::VectorXd(Eigen::VectorXd::Zero(q.features.rows()));
+                           })};
+  std::size_t best = 0;
+  double best_score = -1.0;
+  RankingMetrics best_metrics;
+  for (std::size_t r = 0; r < rounds; ++r) {
+    RankingMetrics m;
+    for (std::size_t q = 0; q < validation.size(); ++q) {
+      add_round(r, q, scores[q]);
+      m.add(evaluate_ranking(ranking_by_scores(scores[q]), validation[q].relevance, discount_, kMaxK));
+    }
+    m.finish();
+    if (selection_score(m, selection_) > best_score) {
+      best_score = selection_score(m, selection_);
+      best = r;
+      best_metrics = m;
+    }
+  }
+  return {best + 1, best_metrics};
+}
+
+json RankingRun::validate(std::size_t cell) const {
+  const Cell& c = cells_[cell];
+  const Dataset& d = *c.dataset;
+  const ParameterValues& p = plans_[cell].parameters;
+  const std::vector<RankingQuery> train = training_queries(d, c.fold);
+  const std::vector<RankingQuery>& validation = d.subsets[static_cast<std::size_t>(fold_parts(c.fold).validation)];
+  json result;
+  const auto start = clock_type::now();
+  auto trained = [&] {
+    result["train_seconds"] = seconds_since(start);
+    return clock_type::now();
+  };
+  if (c.kind == "mpg") {
+    RankingMpgOptions options;
+    options.lambda = p.number("lambda");
+    options.levels = d.levels;
+    options.discount = discount_;
+    options.optimizer = optimizer_of(p);
+    options.optimizer.kind = parse_optimizer_kind(p.choice("optimizer"));
+    options.optimizer.cutting_plane_tolerance = p.number("objective_tolerance");
+    options.game = game_options_of(p);
+    options.solver = parse_dcg_game_solver(p.choice("game_solver"));
+    options.max_seconds = p.number("max_seconds");
+    RankingMpgSummary summary;
+    const RankingMpgModel model = train_ranking_mpg(train, options, &summary);
+    const auto t = trained();
+    result["training"] = {{"converged", summary.optimizer.converged}, {"status", summary.optimizer.message},
+                          {"iterations", summary.optimizer.iterations}, {"objective", summary.optimizer.final_value},
+                          {"games", summary.games}, {"unconverged_games", summary.unconverged_games},
+                          {"max_gap", summary.max_gap}};
+    if (std::isfinite(summary.optimizer.lower_bound)) {
+      result["training"]["lower_bound"] = summary.optimizer.lower_bound;
+      result["training"]["certified_gap"] = summary.optimizer.final_value - summary.optimizer.lower_bound;
+    }
+    result["weights"] = std::vector<double>(model.theta.data(), model.theta.data() + model.theta.size());
+    const DcgGameSolver decision = decision_solver_of(p);
+    std::vector<QueryMetrics> per_query(validation.size());
+    tbb::parallel_for(std::size_t{0}, validation.size(), [&](std::size_t q) {
+      const RankingMpgPrediction prediction = predict_ranking_mpg(model, validation[q].features, decision, options.game);
+      per_query[q] = evaluate_ranking(prediction.order, validation[q].relevance, discount_, kMaxK);
+    });
+    result["validation"] = to_json(average(per_query));
+    result["validation_seconds"] = seconds_since(t);
+  } else if (c.kind == "ranksvm" || c.kind == "listnet") {
+    LinearRanker model;
+    if (c.kind == "ranksvm") {
+      RankSvmOptions options;
+      options.C = p.number("C");
+      options.optimizer = optimizer_of(p);
+      model = train_ranksvm(train, options);
+    } else {
+      ListNetOptions options;
+      options.lambda = p.number("lambda");
+      options.optimizer = optimizer_of(p);
+      model = train_listnet(train, options);
+    }
+    const auto t = trained();
+    result["weights"] = weights_json(model.weights);
+    result["validation"] = to_json(evaluate_scores(validation, discount_, [&](const RankingQuery& q) { return model.scores(q.features); }));
+    result["validation_seconds"] = seconds_since(t);
+  } else if (c.kind == "adarank") {
+    AdaRankOptions options;
+    options.measure = p.choice("measure") == "map" ? AdaRankMeasure::map : AdaRankMeasure::ndcg;
+    options.ndcg_k = static_cast<std::size_t>(p.integer("ndcg_k"));
+    options.discount = discount_;
+    options.rounds = static_cast<int>(p.integer("rounds"));
+    const AdaRankModel model = train_adarank(train, options);
+    const auto t = trained();
+    const auto [used, metrics] = choose_rounds(validation, model.weights_after.size(),
+                                               [&](std::size_t r, std::size_t q, Eigen::VectorXd& scores) {
+                                                 scores = validation[q].features * model.weights_after[r];
+                                               });
+    result["rounds_used"] = used;
+    result["weights"] = weights_json(used > 0 ? Eigen::VectorXd(model.weights_after[used - 1])
+                                                 : Eigen::VectorXd(Eigen::VectorXd::Zero(d.features)));
+    result["validation"] = to_json(metrics);
+    result["validation_seconds"] = seconds_since(t);
+  } else {
+    RankBoostOptions options;
+    options.rounds = static_cast<int>(p.integer("rounds"));
+    options.thresholds = static_cast<int>(p.integer("thresholds"));
+    const RankBoostModel model = train_rankboost(train, options);
+    const auto t = trained();
+    // Validation scores grow round by round.
+    const auto [used, metrics] = choose_rounds(validation, model.rounds.size(),
+                                               [&](std::size_t r, std::size_t q, Eigen::VectorXd& scores) {
+                                                 const ThresholdRanker& h = model.rounds[r];
+                                                 for (Eigen::Index j = 0; j < scores.size(); ++j)
+                                                   if (validation[q].features(j, h.feature) > h.threshold) scores[j] += h.alpha;
+                                               });
+    json rankers = json::array();
+    for (std::size_t r = 0; r < used && r < model.rounds.size(); ++r)
+      rankers.push_back({model.rounds[r].feature, model.rounds[r].threshold, model.rounds[r].alpha});
+    result["rounds_used"] = rankers.size();
+    result["rankers"] = rankers;
+    result["validation"] = to_json(metrics);
+    result["validation_seconds"] = seconds_since(t);
+  }
+  return result;
+}
+
+json RankingRun::test(std::size_t cell, const json& validation) const {
+  const Cell& c = cells_[cell];
+  const Dataset& d = *c.dataset;
+  const ParameterValues& p = plans_[cell].parameters;
+  const std::vector<RankingQuery>& test = d.subsets[static_cast<std::size_t>(fold_parts(c.fold).test)];
+  json result;
+  const auto start = clock_type::now();
+  RankingMetrics m;
+  if (c.kind == "mpg") {
+    RankingMpgModel model;
+    model.levels = d.levels;
+    model.discount = discount_;
+    const auto w = validation["weights"].get<std::vector<double>>();
+    model.theta = Eigen::Map<const Eigen::MatrixXd>(w.data(), d.features + 1, d.levels - 1);
+    const DoubleOracleOptions game = game_options_of(p);
+    const DcgGameSolver solver = decision_solver_of(p);
+    std::vector<QueryMetrics> per_query(test.size()), per_query_gain(test.size());
+    std::vector<double> game_seconds(test.size());
+    std::vector<int> iterations(test.size()), converged(test.size()), sizes(test.size());
+    tbb::parallel_for(std::size_t{0}, test.size(), [&](std::size_t q) {
+      const RankingMpgPrediction prediction = predict_ranking_mpg(model, test[q].features, solver, game);
+      per_query[q] = evaluate_ranking(prediction.order, test[q].relevance, discount_, kMaxK);
+      per_query_gain[q] = evaluate_ranking(prediction.expected_gain_order, test[q].relevance, discount_, kMaxK);
+      game_seconds[q] = prediction.game.seconds;
+      iterations[q] = prediction.game.iterations;
+      converged[q] = prediction.game.converged;
+      sizes[q] = static_cast<int>(test[q].relevance.size());
+    });
+    m = average(per_query);
+    result["test_expected_gain_rule"] = to_json(average(per_query_gain));
+    result["games"] = {{"seconds", game_seconds}, {"iterations", iterations}, {"documents", sizes},
+                       {"unconverged", static_cast<int>(std::count(converged.begin(), converged.end(), 0))}};
+  } else if (c.kind == "rankboost") {
+    RankBoostModel model;
+    for (const auto& r : validation["rankers"]) model.rounds.push_back({r[0].get<int>(), r[1].get<double>(), r[2].get<double>()});
+    m = evaluate_scores(test, discount_, [&](const RankingQuery& q) { return model.scores(q.features); });
+  } else {
+    const auto w = validation["weights"].get<std::vector<double>>();
+    const Eigen::VectorXd weights = Eigen::Map<const Eigen::VectorXd>(w.data(), static_cast<Eigen::Index>(w.size()));
+    m = evaluate_scores(test, discount_, [&](const RankingQuery& q) { return Eigen::VectorXd(q.features * weights); });
+  }
+  result["test"] = to_json(m);
+  result["test_seconds"] = seconds_since(start);
+  return result;
+}
+
+std::string number(double x, int digits = 4) { return fixed(x, digits); }
+
+// One row of Table XII: a method's test metrics on one data set, averaged over the folds.
+struct MethodRow {
+  RankingMetrics metrics;
+  std::vector<double> fold_mean_ndcg;
+  double train_seconds = 0.0, test_seconds = 0.0;
+  std::vector<std::string> selected;  // per fold
+  std::vector<double> game_seconds;   // MPG: per test query
+  std::vector<int> game_documents;
+  int unconverged_games = 0, unconverged_trainings = 0;
+  double fold_sd() const {
+    double sd = 0.0;
+    for (double x : fold_mean_ndcg) sd += (x - metrics.mean_ndcg) * (x - metrics.mean_ndcg);
+    return fold_mean_ndcg.size() > 1 ? std::sqrt(sd / static_cast<double>(fold_mean_ndcg.size() - 1)) : 0.0;
+  }
+};
+
+Tables RankingRun::tables(const Outcome& outcome) const {
+  const json published = spec_.value("published", json::object());
+  const std::string published_dataset = published.value("dataset", std::string());
+  const bool published_is_ours = spec_["datasets"].contains(published_dataset);
+  const json published_mean = published.value("mean_ndcg", json::object());
+  const json published_at = published.value("ndcg_at", json::object());
+  std::vector<std::string> methods;
+  for (const auto& [method, m] : spec_["methods"].items()) methods.push_back(method);
+  std::map<std::string, std::map<std::string, MethodRow>> rows;  // dataset -> method -> row
+  for (std::size_t i = 0; i < cells_.size(); ++i) {
+    MethodRow& row = rows[cells_[i].dataset->label][plans_[i].method];
+    const json& v = outcome.validation[i];
+    row.train_seconds += v.value("train_seconds", 0.0) + v.value("validation_seconds", 0.0);
+    if (v.contains("training") && !v["training"].value("converged", true)) ++row.unconverged_trainings;
+  }
+  std::vector<std::string> gain_rows;
+  for (const auto& d : datasets_)
+    for (const auto& method : methods) {
+      MethodRow& row = rows[d->label][method];
+      std::vector<QueryMetrics> folds, gain_folds;
+      std::vector<double> gain_fold_means;
+      for (int fold : folds_) {
+        const auto found = outcome.selected.find(group(*d, fold, method));
+        if (found == outcome.selected.end()) continue;
+        const std::size_t i = found->second;
+        const json& r = outcome.test.at(i);
+        const RankingMetrics m = from_json(r["test"]);
+        folds.push_back(as_entry(m));
+        row.fold_mean_ndcg.push_back(m.mean_ndcg);
+        row.test_seconds += r.value("test_seconds", 0.0);
+        const Parameter* grid = plans_[i].parameters.table().grid();
+        std::string choice = grid ? fmt::format("{} = {}", grid->name, plans_[i].parameters.number(grid->name)) : "";
+        if (outcome.validation[i].contains("rounds_used"))
+          choice += fmt::format("{}rounds = {}", choice.empty() ? "" : ", ", outcome.validation[i]["rounds_used"].get<int>());
+        row.selected.push_back(fmt::format("fold {}: {}", fold, choice));
+        if (r.contains("games")) {
+          for (const auto& s : r["games"]["seconds"]) row.game_seconds.push_back(s.get<double>());
+          for (const auto& n : r["games"]["documents"]) row.game_documents.push_back(n.get<int>());
+          row.unconverged_games += r["games"]["unconverged"].get<int>();
+        }
+        // MPG's second decision rule, from the same test games: a row of its own.
+        if (r.contains("test_expected_gain_rule")) {
+          const RankingMetrics g = from_json(r["test_expected_gain_rule"]);
+          gain_folds.push_back(as_entry(g));
+          gain_fold_means.push_back(g.mean_ndcg);
+        }
+      }
+      row.metrics = average(folds);
+      if (!gain_folds.empty()) {
+        const std::string pseudo = method + kGainRuleSuffix;
+        rows[d->label][pseudo].metrics = average(gain_folds);
+        rows[d->label][pseudo].fold_mean_ndcg = gain_fold_means;
+        if (std::find(gain_rows.begin(), gain_rows.end(), pseudo) == gain_rows.end()) gain_rows.push_back(pseudo);
+      }
+    }
+  methods.insert(methods.end(), gain_rows.begin(), gain_rows.end());
+  auto row_of = [&](const Dataset& d, const std::string& method) -> const MethodRow& { return rows[d.label][method]; };
+
+  Tables out;
+  std::string& md = out.markdown;
+  std::string folds_text;
+  for (int f : folds_) folds_text += (folds_text.empty() ? "" : ", ") + std::to_string(f);
+  md += fmt::format("Test metrics averaged over LETOR folds {} (each fold: mean over its test queries), DCG discount "
+                    "`{}`{}; hyper-parameters and boosting rounds chosen on each fold's validation subset by {}.\n\n",
+                    folds_text, to_string(discount_),
+                    discount_ == DcgDiscount::letor ? " (DCG'': gain 2^rel - 1, positions 1 and 2 undiscounted, then 1/log2(r))" : "",
+                    selection_);
+  // Table XII in the thesis' layout: methods x data sets, the published column beside ours.
+  const bool has_published_mean = published.contains("mean_ndcg");
+  md += "## Table XII: Mean NDCG\n\n| method |";
+  std::string rule = "|---|";
+  for (const auto& d : datasets_) {
+    md += fmt::format(" {} (ours) |", d->label);
+    rule += "---|";
+  }
+  if (has_published_mean) {
+    md += fmt::format(" {} (published{}) |", published_dataset, published_is_ours ? "" : "; a different data set");
+    rule += "---|";
+  }
+  md += "\n" + rule + "\n";
+  std::string csv = "dataset,method,measure,value,source\n";
+  json out_rows = json::array();
+  for (const auto& method : methods) {
+    md += fmt::format("| {} |", method);
+    for (const auto& d : datasets_) {
+      const MethodRow& row = row_of(*d, method);
+      const RankingMetrics& m = row.metrics;
+      md += m.queries > 0 ? fmt::format(" {} (± {}) |", number(m.mean_ndcg), number(row.fold_sd(), 3)) : " - |";
+      if (m.queries == 0) continue;
+      csv += fmt::format("{},{},mean_ndcg,{:.6f},ours\n", d->label, method, m.mean_ndcg);
+      csv += fmt::format("{},{},map,{:.6f},ours\n", d->label, method, m.map);
+      for (std::size_t k = 0; k < kMaxK; ++k) csv += fmt::format("{},{},ndcg@{},{:.6f},ours\n", d->label, method, k + 1, m.ndcg_at[k]);
+      for (std::size_t k = 0; k < kMaxK; ++k) csv += fmt::format("{},{},p@{},{:.6f},ours\n", d->label, method, k + 1, m.precision_at[k]);
+      out_rows.push_back({{"dataset", d->label}, {"method", method}, {"mean_ndcg", m.mean_ndcg},
+                          {"mean_ndcg_fold_sd", row.fold_sd()}, {"map", m.map}, {"ndcg_at", m.ndcg_at},
+                          {"precision_at", m.precision_at}, {"folds", m.queries},
+                          {"seconds", row.train_seconds + row.test_seconds}, {"selected", row.selected}});
+    }
+    if (has_published_mean)
+      md += published["mean_ndcg"].contains(method) ? fmt::format(" {} |", number(published["mean_ndcg"][method].get<double>()))
+                                                    : std::string(" |");
+    md += "\n";
+  }
+  md += "\n(± the standard deviation over folds.)\n\n";
+  // NDCG@k per data set (Figure 8).
+  for (const auto& d : datasets_) {
+    md += fmt::format("## NDCG@k on {} (Figure 8)\n\n| method |", d->label);
+    for (std::size_t k = 1; k <= kMaxK; ++k) md += fmt::format(" @{} |", k);
+    md += " MAP |\n|---|";
+    for (std::size_t k = 0; k <= kMaxK; ++k) md += "---|";
+    md += "\n";
+    for (const auto& method : methods) {
+      const RankingMetrics& m = row_of(*d, method).metrics;
+      if (m.queries == 0) continue;
+      md += fmt::format("| {} |", method);
+      for (double v : m.ndcg_at) md += fmt::format(" {} |", number(v));
+      md += fmt::format(" {} |\n", number(m.map));
+    }
+    md += "\n";
+  }
+  // Every published number beside ours on the data set it was measured on (when the spec runs it).
+  ComparisonTable comparison({{"dataset", "dataset"}, {"method", "method"}, {"measure", "measure"}}, {},
+                             spec_.value("tolerance", 0.01), 4);
+  auto ours = [&](const std::string& method, auto value_of) -> std::optional<double> {
+    if (!published_is_ours) return std::nullopt;
+    for (const auto& d : datasets_)
+      if (d->label == published_dataset && row_of(*d, method).metrics.queries > 0) return value_of(row_of(*d, method).metrics);
+    return std::nullopt;
+  };
+  for (const auto& [method, value] : published_mean.items()) {
+    comparison.add({published_dataset, method, "mean_ndcg"},
+                   ours(method, [](const RankingMetrics& m) { return m.mean_ndcg; }), value.get<double>());
+    csv += fmt::format("{},{},mean_ndcg,{:.6f},published\n", published_dataset, method, value.get<double>());
+  }
+  for (const auto& [method, values] : published_at.items())
+    for (std::size_t k = 1; k <= kMaxK; ++k)
+      if (values.contains(std::to_string(k))) {
+        const double value = values[std::to_string(k)].get<double>();
+        comparison.add({published_dataset, method, fmt::format("ndcg@{}", k)},
+                       ours(method, [&](const RankingMetrics& m) { return m.ndcg_at[k - 1]; }), value);
+        csv += fmt::format("{},{},ndcg@{},{:.6f},published\n", published_dataset, method, k, value);
+      }
+  if (!comparison.rows().empty())
+    md += fmt::format("## Published numbers on {} ({}{})\n\n{}\n", published_dataset,
+                      published_is_ours ? "" : "a different data set, not run here: nothing is compared; ",
+                      published.value("source", std::string("see the spec")), comparison.markdown());
+  out.tally = comparison.tally();
+
+  // The claims of the thesis to check: MPG best in Mean NDCG, weaker than the best baseline at k = 1, 2.
+  md += "## Ordering checks (the thesis' claims on MQ2007)\n\n";
+  const std::string mpg = spec_["methods"].contains("MPG") ? "MPG" : methods.front();
+  auto baseline = [&](const std::string& method) { return method != mpg && !method.ends_with(kGainRuleSuffix); };
+  for (const auto& d : datasets_) {
+    const MethodRow& ours_row = row_of(*d, mpg);
+    std::vector<std::pair<double, std::string>> order;
+    for (const auto& method : methods)
+      if (row_of(*d, method).metrics.queries > 0) order.push_back({row_of(*d, method).metrics.mean_ndcg, method});
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::string ranking;
+    for (const auto& [v, method] : order) ranking += (ranking.empty() ? "" : " > ") + fmt::format("{} {}", method, number(v));
+    bool best = ours_row.metrics.queries > 0;
+    for (const auto& [v, method] : order)
+      if (baseline(method) && v > ours_row.metrics.mean_ndcg) best = false;
+    md += fmt::format("- {}: Mean NDCG order {}. {} best in Mean NDCG: **{}**.", d->label, ranking, mpg, best ? "yes" : "no");
+    if (ours_row.metrics.queries > 0) {
+      for (std::size_t k : {std::size_t{1}, std::size_t{2}}) {
+        double best_baseline = -1.0;
+        std::string best_name;
+        for (const auto& method : methods)
+          if (baseline(method) && row_of(*d, method).metrics.queries > 0 &&
+              row_of(*d, method).metrics.ndcg_at[k - 1] > best_baseline) {
+            best_baseline = row_of(*d, method).metrics.ndcg_at[k - 1];
+            best_name = method;
+          }
+        if (best_baseline >= 0.0)
+          md += fmt::format(" NDCG@{}: {} {} vs best baseline {} {} ({}).", k, mpg,
+                            number(ours_row.metrics.ndcg_at[k - 1]), best_name, number(best_baseline),
+                            ours_row.metrics.ndcg_at[k - 1] < best_baseline ? "weaker, as the thesis reports" : "not weaker");
+      }
+      if (!best)
+        out.tally.outside.push_back(fmt::format("{}: {} is not best in Mean NDCG ({})", d->label, mpg, ranking));
+    }
+    md += "\n";
+  }
+  md += "\n## Times\n\n| data set | method | training + validation, all grid points and folds (s) | test (s) |\n"
+        "|---|---|---|---|\n";
+  for (const auto& d : datasets_)
+    for (const auto& method : methods)
+      md += fmt::format("| {} | {} | {:.1f} | {:.2f} |\n", d->label, method, row_of(*d, method).train_seconds,
+                        row_of(*d, method).test_seconds);
+  for (const auto& d : datasets_)
+    for (const auto& method : methods) {
+      const MethodRow& row = row_of(*d, method);
+      if (row.game_seconds.empty()) continue;
+      const auto longest = static_cast<std::size_t>(
+          std::max_element(row.game_seconds.begin(), row.game_seconds.end()) - row.game_seconds.begin());
+      md += fmt::format("\n{} {} test games (one per query, {} queries): median {:.4f} s, max {:.4f} s (a query of {} "
+                        "documents); {} not converged.\n",
+                        d->label, method, row.game_seconds.size(), median(row.game_seconds), row.game_seconds[longest],
+                        row.game_documents[longest], row.unconverged_games);
+    }
+  md += "\n## Data\n\n";
+  for (const auto& d : datasets_) {
+    std::size_t queries = 0, documents = 0;
+    for (const auto& s : d->subsets) {
+      queries += s.size();
+      for (const auto& q : s) documents += q.relevance.size();
+    }
+    md += fmt::format("- **{}**: registry `{}`, variant `{}` ({}); {} queries, {} documents, {} features, relevance 0..{}.",
+                      d->label, d->choice.dataset, d->choice.variant, d->choice.fidelity(), queries, documents,
+                      d->features, d->levels - 1);
+    for (const auto& f : d->files) md += fmt::format(" `{}` sha256 `{}`;", f.name, f.sha256.substr(0, 16));
+    md += "\n";
+  }
+  md += "\n## Selected hyper-parameters\n\n";
+  for (const auto& d : datasets_)
+    for (const auto& method : methods) {
+      std::string text;
+      for (const auto& s : row_of(*d, method).selected) text += (text.empty() ? "" : "; ") + s;
+      md += fmt::format("- {} {}: {}\n", d->label, method, text);
+    }
+  md += "\n## Notes\n\n";
+  for (const auto& note : spec_.value("notes", json::array())) md += "- " + note.get<std::string>() + "\n";
+  for (const auto& d : datasets_)
+    for (const auto& method : methods) {
+      const MethodRow& row = row_of(*d, method);
+      if (row.unconverged_trainings > 0)
+        md += fmt::format("- {} {}: {} of its trainings stopped before the optimizer's tolerance (iteration or time cap).\n",
+                          d->label, method, row.unconverged_trainings);
+      if (row.unconverged_games > 0)
+        md += fmt::format("- {} {}: {} test games stopped before the equilibrium tolerance (time cap).\n", d->label,
+                          method, row.unconverged_games);
+    }
+
+  // Figure 8 data: NDCG@k per data set and method, ours and published.
+  std::string figure = "dataset,method,k,ndcg,source\n";
+  for (const auto& d : datasets_)
+    for (const auto& method : methods) {
+      const RankingMetrics& m = row_of(*d, method).metrics;
+      if (m.queries == 0) continue;
+      for (std::size_t k = 0; k < kMaxK; ++k)
+        figure += fmt::format("{},{},{},{:.6f},ours\n", d->label, method, k + 1, m.ndcg_at[k]);
+    }
+  for (const auto& [method, values] : published_at.items())
+    for (std::size_t k = 1; k <= kMaxK; ++k)
+      if (values.contains(std::to_string(k)))
+        figure += fmt::format("{} (published),{},{},{:.6f},published\n", published_dataset, method, k,
+                              values[std::to_string(k)].get<double>());
+  out.csv = csv;
+  out.extra_files = {{".figure8.csv", figure}};
+  out.fields = {{"discount", to_string(discount_)}, {"folds", folds_},     {"selection", selection_},
+                {"rows", out_rows},                  {"published", published}, {"comparison", comparison.rows_json()}};
+  return out;
+}
+
+// ---- The family --------------------------------------------------------------------------------
+
+class RankingFamily : public Family {
+ public:
+  std::string name() const override { return "ranking"; }
+  std::string summary() const override {
+    return "LETOR learning-to-rank tables (thesis Table XII and Figure 8). A data set is five subsets S1..S5 "
+           "(registry format `letor`, key `subsets`); fold K trains on S_K, S_K+1, S_K+2, validates on S_K+3 and "
+           "tests on S_K+4 (indices mod 5), the LETOR rotation. Every (data set, fold, method, grid value) is a cell "
+           "trained on the training subsets and scored on the validation subset; the best grid value per (data set, "
+           "fold, method) (first in grid order among ties) is scored on the test subset, and the tables average the "
+           "test metrics over the folds. Also writes `results/<name>[.quick].figure8.csv` (NDCG@k per method, ours "
+           "and published), which `./run_all.sh` plots.";
+  }
+  std::vector<SpecKey> keys() const override {
+    return {{"datasets", true, "`{label: {registry, variant}}`: LETOR data sets of the registry (format `letor`)"},
+            {"folds", false, "LETOR folds to run, distinct integers 1..5 (default all five)"},
+            {"discount", false,
+             "`letor` (default; DCG'': gain 2^rel − 1, positions 1 and 2 undiscounted, then 1/log2 r) or `thesis` "
+             "(1/log2(r + 1), Eq. 4.13); used by the MPG game, AdaRank-NDCG and every NDCG in the tables"},
+            {"selection_metric", false,
+             "validation score that selects grid values and boosting rounds: `mean_ndcg` (default), `map` or `ndcg@k` "
+             "(k in 1..10)"},
+            {"methods", true, "`{label: {kind, parameters}}`, kinds below"},
+            {"published", false,
+             "`{dataset, source, mean_ndcg: {method: value}, ndcg_at: {method: {k: value}}}`: the paper's numbers and "
+             "the data set they were measured on; compared with ours when the spec runs that data set"},
+            {"tolerance", false,
+             "a published number is matched when the absolute difference of ours and it is at most this (default 0.01)"}};
+  }
+  const std::vector<MethodKind>& methods() const override { return ranking_methods(); }
+  void validate(const json& spec, const SpecValidator& v) const override;
+  std::unique_ptr<FamilyRun> prepare(const json& spec) const override { return std::make_unique<RankingRun>(spec); }
+};
+
+void RankingFamily::validate(const json& spec, const SpecValidator& v) const {
+  if (spec.contains("discount")) {
+    const std::string d = v.string(spec, "discount", "").get<std::string>();
+    if (d != "letor" && d != "thesis") v.fail("discount", "expected 'letor' (DCG'') or 'thesis' (Eq. 4.13), got '" + d + "'");
+  }
+  if (spec.contains("selection_metric")) {
+    const std::string s = v.string(spec, "selection_metric", "").get<std::string>();
+    if (!valid_selection(s)) v.fail("selection_metric", "expected 'mean_ndcg', 'map' or 'ndcg@k' with k in 1..10, got '" + s + "'");
+  }
+  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 1.0);
+  if (spec.contains("folds")) {
+    const json& folds = spec["folds"];
+    if (!folds.is_array() || folds.empty()) v.fail("folds", "expected a non-empty array of fold numbers 1..5");
+    std::set<int> seen;
+    for (const auto& f : folds)
+      if (!f.is_number_integer() || f.get<int>() < 1 || f.get<int>() > 5 || !seen.insert(f.get<int>()).second)
+        v.fail("folds", "every fold must be a distinct integer in 1..5, got " + f.dump());
+  }
+  if (!spec["datasets"].is_object() || spec["datasets"].empty()) v.fail("datasets", "expected a non-empty object");
+  for (const auto& [label, d] : spec["datasets"].items()) {
+    const std::string where = "datasets." + label;
+    v.keys(d, where, {"registry", "variant"}, {"registry"});
+    v.registry_dataset(d, where, {"letor"});
+    const json& subsets = registry_choice(d).variant_entry().value("subsets", json());
+    if (!subsets.is_array() || subsets.size() != 5)
+      v.fail(where + ".registry", "the registry (" + registry_path() + ") must list the variant's 5 subsets S1..S5");
+  }
+  if (!spec.contains("published")) return;
+  const json& p = spec["published"];
+  v.keys(p, "published", {"dataset", "source", "mean_ndcg", "ndcg_at"}, {"dataset"});
+  v.string(p, "dataset", "published");
+  if (p.contains("source")) v.string(p, "source", "published");
+  if (p.contains("mean_ndcg")) v.number_table(p["mean_ndcg"], "published.mean_ndcg", 1);
+  if (p.contains("ndcg_at")) {
+    v.number_table(p["ndcg_at"], "published.ndcg_at", 2);
+    for (const auto& [method, values] : p["ndcg_at"].items())
+      for (const auto& [k, value] : values.items()) {
+        const bool good_k = !k.empty() && k.size() <= 2 && std::all_of(k.begin(), k.end(), ::isdigit) &&
+                            std::stoi(k) >= 1 && std::stoi(k) <= static_cast<int>(kMaxK);
+        if (!good_k) v.fail("published.ndcg_at." + method + "." + k, "expected k in 1..10");
+      }
+  }
+}
+
+}  // namespace
+
+const Family& ranking_family() {
+  static const RankingFamily family;
+  return family;
+}
+
+}  // namespace mpg::harness
