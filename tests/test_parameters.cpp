@@ -100,7 +100,8 @@ TEST_CASE("Every method parameter is in the reference, in mpg run --help, and ch
   for (const auto& entry : std::filesystem::directory_iterator(std::string(MPG_SOURCE_DIR) + "/experiments")) {
     if (entry.path().extension() != ".json") continue;
     const json spec = load_spec(entry.path().string(), false);
-    for (const auto& [label, m] : spec.value("methods", json::object()).items())
+    const json methods = spec.value("methods", json::object());  // items() of a temporary would dangle
+    for (const auto& [label, m] : methods.items())
       example.emplace(spec.value("task", std::string("binary")) + "/" + m["kind"].get<std::string>(),
                       std::make_pair(entry.path().string(), label));
   }
