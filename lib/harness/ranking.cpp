@@ -6,10 +6,11 @@
 // LETOR reports them. Boosters (AdaRank, RankBoost) also choose their number of rounds on the
 // validation subset.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <cctype>
+#include <cstdlib>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -24,6 +25,11 @@
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
 #include "lib/models/ranking_mpg.hpp"
+
+namespace mpg {
+// RankingMetrics as JSON {mean_ndcg, map, ndcg_at, precision_at, queries}, in the cells and tables.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RankingMetrics, mean_ndcg, map, ndcg_at, precision_at, queries)
+}  // namespace mpg
 
 namespace mpg::harness {
 namespace {
@@ -103,21 +109,6 @@ bool valid_selection(const std::string& measure) {
   for (std::size_t k = 1; k <= kMaxK; ++k)
     if (measure == fmt::format("ndcg@{}", k)) return true;
   return false;
-}
-
-json to_json(const RankingMetrics& m) {
-  return {{"mean_ndcg", m.mean_ndcg}, {"map", m.map}, {"ndcg_at", m.ndcg_at}, {"precision_at", m.precision_at},
-          {"queries", m.queries}};
-}
-
-RankingMetrics from_json(const json& j) {
-  RankingMetrics m;
-  m.mean_ndcg = j["mean_ndcg"].get<double>();
-  m.map = j["map"].get<double>();
-  m.ndcg_at = j["ndcg_at"].get<std::vector<double>>();
-  m.precision_at = j["precision_at"].get<std::vector<double>>();
-  m.queries = j["queries"].get<int>();
-  return m;
 }
 
 // A fold's (or query's) metrics as one more entry of an average.
@@ -221,13 +212,21 @@ class RankingRun : public FamilyRun {
   static std::string group(const Dataset& d, int fold, const std::string& method) {
     return fmt::format("{}\n{}\n{}", d.label, fold, method);
   }
-  double score(const json& validation) const { return selection_score(from_json(validation["validation"]), selection_); }
+  double score(const json& validation) const { return selection_score(validation["validation"].get<RankingMetrics>(), selection_); }
   std::vector<RankingQuery> training_queries(const Dataset& d, int fold) const {
     std::vector<RankingQuery> out;
     for (int s : fold_parts(fold).train)
       out.insert(out.end(), d.subsets[static_cast<std::size_t>(s)].begin(), d.subsets[static_cast<std::size_t>(s)].end());
     return out;
   }
+  // Each query's MPG game with the learned potentials, solved by the decision solver: the metrics of
+  // the thesis' rule (the most probable permutation) and of the expected-gain rule, and the games.
+  struct MpgRankings {
+    RankingMetrics order, gain;
+    json games;  // per query: seconds, iterations, documents; and how many did not converge
+  };
+  MpgRankings mpg_rankings(const RankingMpgModel& model, const std::vector<RankingQuery>& queries,
+                           const ParameterValues& p) const;
   // The number of rounds of a booster the validation subset chooses, the first best by the
   // selection measure; add_round(r, q, scores) adds round r to the scores of validation query q.
   // Returns {rounds used, their validation metrics}.
@@ -257,17 +256,13 @@ RankingRun::RankingRun(json spec) : spec_(std::move(spec)) {
         const ParameterValues values(kind.parameters, m);
         const json key = {{"data", {d->choice.dataset, d->choice.variant, hashes}}, {"levels", d->levels},
                           {"fold", fold}, {"discount", to_string(discount_)}, {"selection", selection_}};
-        const Parameter* grid = kind.parameters.grid();
-        const std::string where = fmt::format("{:<8} fold {} {:<13}", d->label, fold, method);
-        if (!grid) {
+        const Parameter* grid = kind.parameters.grid();  // none: one cell
+        for (const auto& value : grid ? m[grid->name] : json::array({nullptr})) {
           cells_.push_back({d.get(), fold, kind.kind});
-          plans_.push_back({method, where, key, values});
-          continue;
-        }
-        for (const auto& value : m[grid->name]) {
-          cells_.push_back({d.get(), fold, kind.kind});
-          plans_.push_back({method, fmt::format("{} {}={}", where, grid->name, value.get<double>()), key,
-                            values.with(grid->name, value)});
+          plans_.push_back({method,
+                            fmt::format("{:<8} fold {} {:<13} {}", d->label, fold, method,
+                                        grid ? fmt::format("{}={}", grid->name, value.get<double>()) : ""),
+                            key, grid ? values.with(grid->name, value) : values});
         }
       }
   }
@@ -290,6 +285,27 @@ DoubleOracleOptions game_options_of(const ParameterValues& p) {
 DcgGameSolver decision_solver_of(const ParameterValues& p) {
   const std::string decision = p.choice("decision_game_solver");
   return parse_dcg_game_solver(decision == "same" ? p.choice("game_solver") : decision);
+}
+
+RankingRun::MpgRankings RankingRun::mpg_rankings(const RankingMpgModel& model, const std::vector<RankingQuery>& queries,
+                                                 const ParameterValues& p) const {
+  const DcgGameSolver solver = decision_solver_of(p);
+  const DoubleOracleOptions game = game_options_of(p);
+  std::vector<QueryMetrics> order(queries.size()), gain(queries.size());
+  std::vector<double> seconds(queries.size());
+  std::vector<int> iterations(queries.size()), converged(queries.size()), documents(queries.size());
+  tbb::parallel_for(std::size_t{0}, queries.size(), [&](std::size_t q) {
+    const RankingMpgPrediction prediction = predict_ranking_mpg(model, queries[q].features, solver, game);
+    order[q] = evaluate_ranking(prediction.order, queries[q].relevance, discount_, kMaxK);
+    gain[q] = evaluate_ranking(prediction.expected_gain_order, queries[q].relevance, discount_, kMaxK);
+    seconds[q] = prediction.game.seconds;
+    iterations[q] = prediction.game.iterations;
+    converged[q] = prediction.game.converged;
+    documents[q] = static_cast<int>(queries[q].relevance.size());
+  });
+  return {average(order), average(gain),
+          {{"seconds", seconds}, {"iterations", iterations}, {"documents", documents},
+           {"unconverged", static_cast<int>(std::count(converged.begin(), converged.end(), 0))}}};
 }
 
 std::pair<std::size_t, RankingMetrics> RankingRun::choose_rounds(
@@ -326,11 +342,9 @@ json RankingRun::validate(std::size_t cell) const {
   const std::vector<RankingQuery> train = training_queries(d, c.fold);
   const std::vector<RankingQuery>& validation = d.subsets[static_cast<std::size_t>(fold_parts(c.fold).validation)];
   json result;
+  RankingMetrics metrics;
   const auto start = clock_type::now();
-  auto trained = [&] {
-    result["train_seconds"] = seconds_since(start);
-    return clock_type::now();
-  };
+  auto trained = start;  // then the validation subset is scored
   if (c.kind == "mpg") {
     RankingMpgOptions options;
     options.lambda = p.number("lambda");
@@ -344,7 +358,7 @@ json RankingRun::validate(std::size_t cell) const {
     options.max_seconds = p.number("max_seconds");
     RankingMpgSummary summary;
     const RankingMpgModel model = train_ranking_mpg(train, options, &summary);
-    const auto t = trained();
+    trained = clock_type::now();
     result["training"] = {{"converged", summary.optimizer.converged}, {"status", summary.optimizer.message},
                           {"iterations", summary.optimizer.iterations}, {"objective", summary.optimizer.final_value},
                           {"games", summary.games}, {"unconverged_games", summary.unconverged_games},
@@ -354,14 +368,7 @@ json RankingRun::validate(std::size_t cell) const {
       result["training"]["certified_gap"] = summary.optimizer.final_value - summary.optimizer.lower_bound;
     }
     result["weights"] = std::vector<double>(model.theta.data(), model.theta.data() + model.theta.size());
-    const DcgGameSolver decision = decision_solver_of(p);
-    std::vector<QueryMetrics> per_query(validation.size());
-    tbb::parallel_for(std::size_t{0}, validation.size(), [&](std::size_t q) {
-      const RankingMpgPrediction prediction = predict_ranking_mpg(model, validation[q].features, decision, options.game);
-      per_query[q] = evaluate_ranking(prediction.order, validation[q].relevance, discount_, kMaxK);
-    });
-    result["validation"] = to_json(average(per_query));
-    result["validation_seconds"] = seconds_since(t);
+    metrics = mpg_rankings(model, validation, p).order;
   } else if (c.kind == "ranksvm" || c.kind == "listnet") {
     LinearRanker model;
     if (c.kind == "ranksvm") {
@@ -375,10 +382,9 @@ json RankingRun::validate(std::size_t cell) const {
       options.optimizer = optimizer_of(p);
       model = train_listnet(train, options);
     }
-    const auto t = trained();
+    trained = clock_type::now();
     result["weights"] = weights_json(model.weights);
-    result["validation"] = to_json(evaluate_scores(validation, discount_, [&](const RankingQuery& q) { return model.scores(q.features); }));
-    result["validation_seconds"] = seconds_since(t);
+    metrics = evaluate_scores(validation, discount_, [&](const RankingQuery& q) { return model.scores(q.features); });
   } else if (c.kind == "adarank") {
     AdaRankOptions options;
     options.measure = p.choice("measure") == "map" ? AdaRankMeasure::map : AdaRankMeasure::ndcg;
@@ -386,24 +392,23 @@ json RankingRun::validate(std::size_t cell) const {
     options.discount = discount_;
     options.rounds = static_cast<int>(p.integer("rounds"));
     const AdaRankModel model = train_adarank(train, options);
-    const auto t = trained();
-    const auto [used, metrics] = choose_rounds(validation, model.weights_after.size(),
+    trained = clock_type::now();
+    const auto [used, best] = choose_rounds(validation, model.weights_after.size(),
                                                [&](std::size_t r, std::size_t q, Eigen::VectorXd& scores) {
                                                  scores = validation[q].features * model.weights_after[r];
                                                });
     result["rounds_used"] = used;
     result["weights"] = weights_json(used > 0 ? Eigen::VectorXd(model.weights_after[used - 1])
                                                  : Eigen::VectorXd(Eigen::VectorXd::Zero(d.features)));
-    result["validation"] = to_json(metrics);
-    result["validation_seconds"] = seconds_since(t);
+    metrics = best;
   } else {
     RankBoostOptions options;
     options.rounds = static_cast<int>(p.integer("rounds"));
     options.thresholds = static_cast<int>(p.integer("thresholds"));
     const RankBoostModel model = train_rankboost(train, options);
-    const auto t = trained();
+    trained = clock_type::now();
     // Validation scores grow round by round.
-    const auto [used, metrics] = choose_rounds(validation, model.rounds.size(),
+    const auto [used, best] = choose_rounds(validation, model.rounds.size(),
                                                [&](std::size_t r, std::size_t q, Eigen::VectorXd& scores) {
                                                  const ThresholdRanker& h = model.rounds[r];
                                                  for (Eigen::Index j = 0; j < scores.size(); ++j)
@@ -414,9 +419,11 @@ json RankingRun::validate(std::size_t cell) const {
       rankers.push_back({model.rounds[r].feature, model.rounds[r].threshold, model.rounds[r].alpha});
     result["rounds_used"] = rankers.size();
     result["rankers"] = rankers;
-    result["validation"] = to_json(metrics);
-    result["validation_seconds"] = seconds_since(t);
+    metrics = best;
   }
+  result["train_seconds"] = std::chrono::duration<double>(trained - start).count();
+  result["validation"] = metrics;
+  result["validation_seconds"] = seconds_since(trained);
   return result;
 }
 
@@ -434,24 +441,10 @@ json RankingRun::test(std::size_t cell, const json& validation) const {
     model.discount = discount_;
     const auto w = validation["weights"].get<std::vector<double>>();
     model.theta = Eigen::Map<const Eigen::MatrixXd>(w.data(), d.features + 1, d.levels - 1);
-    const DoubleOracleOptions game = game_options_of(p);
-    const DcgGameSolver solver = decision_solver_of(p);
-    std::vector<QueryMetrics> per_query(test.size()), per_query_gain(test.size());
-    std::vector<double> game_seconds(test.size());
-    std::vector<int> iterations(test.size()), converged(test.size()), sizes(test.size());
-    tbb::parallel_for(std::size_t{0}, test.size(), [&](std::size_t q) {
-      const RankingMpgPrediction prediction = predict_ranking_mpg(model, test[q].features, solver, game);
-      per_query[q] = evaluate_ranking(prediction.order, test[q].relevance, discount_, kMaxK);
-      per_query_gain[q] = evaluate_ranking(prediction.expected_gain_order, test[q].relevance, discount_, kMaxK);
-      game_seconds[q] = prediction.game.seconds;
-      iterations[q] = prediction.game.iterations;
-      converged[q] = prediction.game.converged;
-      sizes[q] = static_cast<int>(test[q].relevance.size());
-    });
-    m = average(per_query);
-    result["test_expected_gain_rule"] = to_json(average(per_query_gain));
-    result["games"] = {{"seconds", game_seconds}, {"iterations", iterations}, {"documents", sizes},
-                       {"unconverged", static_cast<int>(std::count(converged.begin(), converged.end(), 0))}};
+    const MpgRankings rankings = mpg_rankings(model, test, p);
+    m = rankings.order;
+    result["test_expected_gain_rule"] = rankings.gain;
+    result["games"] = rankings.games;
   } else if (c.kind == "rankboost") {
     RankBoostModel model;
     for (const auto& r : validation["rankers"]) model.rounds.push_back({r[0].get<int>(), r[1].get<double>(), r[2].get<double>()});
@@ -461,7 +454,7 @@ json RankingRun::test(std::size_t cell, const json& validation) const {
     const Eigen::VectorXd weights = Eigen::Map<const Eigen::VectorXd>(w.data(), static_cast<Eigen::Index>(w.size()));
     m = evaluate_scores(test, discount_, [&](const RankingQuery& q) { return Eigen::VectorXd(q.features * weights); });
   }
-  result["test"] = to_json(m);
+  result["test"] = m;
   result["test_seconds"] = seconds_since(start);
   return result;
 }
@@ -477,6 +470,7 @@ struct MethodRow {
   std::vector<double> game_seconds;   // MPG: per test query
   std::vector<int> game_documents;
   int unconverged_games = 0, unconverged_trainings = 0;
+  bool ran() const { return metrics.queries > 0; }
   double fold_sd() const {
     double sd = 0.0;
     for (double x : fold_mean_ndcg) sd += (x - metrics.mean_ndcg) * (x - metrics.mean_ndcg);
@@ -499,82 +493,67 @@ Tables RankingRun::tables(const Outcome& outcome) const {
     row.train_seconds += v.value("train_seconds", 0.0) + v.value("validation_seconds", 0.0);
     if (v.contains("training") && !v["training"].value("converged", true)) ++row.unconverged_trainings;
   }
-  std::vector<std::string> gain_rows;
+  std::vector<std::string> gain_rows;  // MPG's second decision rule, from the same test games: rows of their own
   for (const auto& d : datasets_)
     for (const auto& method : methods) {
       MethodRow& row = rows[d->label][method];
+      MethodRow& gain_row = rows[d->label][method + kGainRuleSuffix];
       std::vector<QueryMetrics> folds, gain_folds;
-      std::vector<double> gain_fold_means;
       for (int fold : folds_) {
         const auto found = outcome.selected.find(group(*d, fold, method));
         if (found == outcome.selected.end()) continue;
         const std::size_t i = found->second;
         const json& r = outcome.test.at(i);
-        const RankingMetrics m = from_json(r["test"]);
-        folds.push_back(as_entry(m));
-        row.fold_mean_ndcg.push_back(m.mean_ndcg);
+        folds.push_back(as_entry(r["test"].get<RankingMetrics>()));
+        row.fold_mean_ndcg.push_back(folds.back().mean_ndcg);
         row.test_seconds += r.value("test_seconds", 0.0);
         const Parameter* grid = plans_[i].parameters.table().grid();
         std::string choice = grid ? fmt::format("{} = {}", grid->name, plans_[i].parameters.number(grid->name)) : "";
         if (outcome.validation[i].contains("rounds_used"))
           choice += fmt::format("{}rounds = {}", choice.empty() ? "" : ", ", outcome.validation[i]["rounds_used"].get<int>());
         row.selected.push_back(fmt::format("fold {}: {}", fold, choice));
-        if (r.contains("games")) {
-          for (const auto& s : r["games"]["seconds"]) row.game_seconds.push_back(s.get<double>());
-          for (const auto& n : r["games"]["documents"]) row.game_documents.push_back(n.get<int>());
-          row.unconverged_games += r["games"]["unconverged"].get<int>();
-        }
-        // MPG's second decision rule, from the same test games: a row of its own.
-        if (r.contains("test_expected_gain_rule")) {
-          const RankingMetrics g = from_json(r["test_expected_gain_rule"]);
-          gain_folds.push_back(as_entry(g));
-          gain_fold_means.push_back(g.mean_ndcg);
-        }
+        if (!r.contains("games")) continue;
+        for (const auto& s : r["games"]["seconds"]) row.game_seconds.push_back(s.get<double>());
+        for (const auto& n : r["games"]["documents"]) row.game_documents.push_back(n.get<int>());
+        row.unconverged_games += r["games"]["unconverged"].get<int>();
+        gain_folds.push_back(as_entry(r["test_expected_gain_rule"].get<RankingMetrics>()));
+        gain_row.fold_mean_ndcg.push_back(gain_folds.back().mean_ndcg);
       }
       row.metrics = average(folds);
-      if (!gain_folds.empty()) {
-        const std::string pseudo = method + kGainRuleSuffix;
-        rows[d->label][pseudo].metrics = average(gain_folds);
-        rows[d->label][pseudo].fold_mean_ndcg = gain_fold_means;
-        if (std::find(gain_rows.begin(), gain_rows.end(), pseudo) == gain_rows.end()) gain_rows.push_back(pseudo);
-      }
+      gain_row.metrics = average(gain_folds);
+      if (gain_row.ran() && std::find(gain_rows.begin(), gain_rows.end(), method + kGainRuleSuffix) == gain_rows.end())
+        gain_rows.push_back(method + kGainRuleSuffix);
     }
   methods.insert(methods.end(), gain_rows.begin(), gain_rows.end());
   auto row_of = [&](const Dataset& d, const std::string& method) -> const MethodRow& { return rows[d.label][method]; };
 
   Tables out;
   std::string& md = out.markdown;
-  std::string folds_text;
-  for (int f : folds_) folds_text += (folds_text.empty() ? "" : ", ") + std::to_string(f);
   md += fmt::format("Test metrics averaged over LETOR folds {} (each fold: mean over its test queries), DCG discount "
                     "`{}`{}; hyper-parameters and boosting rounds chosen on each fold's validation subset by {}.\n\n",
-                    folds_text, to_string(discount_),
+                    fmt::join(folds_, ", "), to_string(discount_),
                     discount_ == DcgDiscount::letor ? " (DCG'': gain 2^rel - 1, positions 1 and 2 undiscounted, then 1/log2(r))" : "",
                     selection_);
   // Table XII in the thesis' layout: methods x data sets, the published column beside ours.
-  const bool has_published_mean = published.contains("mean_ndcg");
   md += "## Table XII: Mean NDCG\n\n| method |";
-  std::string rule = "|---|";
-  for (const auto& d : datasets_) {
-    md += fmt::format(" {} (ours) |", d->label);
-    rule += "---|";
-  }
-  if (has_published_mean) {
+  for (const auto& d : datasets_) md += fmt::format(" {} (ours) |", d->label);
+  if (!published_mean.empty())
     md += fmt::format(" {} (published{}) |", published_dataset, published_is_ours ? "" : "; a different data set");
-    rule += "---|";
-  }
-  md += "\n" + rule + "\n";
+  md += "\n|---|";
+  for (std::size_t i = 0; i < datasets_.size() + (published_mean.empty() ? 0 : 1); ++i) md += "---|";
+  md += "\n";
   std::string csv = "dataset,method,measure,value,source\n";
+  std::string figure = "dataset,method,k,ndcg,source\n";  // Figure 8: NDCG@k per data set and method
   json out_rows = json::array();
   for (const auto& method : methods) {
     md += fmt::format("| {} |", method);
     for (const auto& d : datasets_) {
       const MethodRow& row = row_of(*d, method);
       const RankingMetrics& m = row.metrics;
-      md += m.queries > 0 ? fmt::format(" {} (± {}) |", number(m.mean_ndcg), number(row.fold_sd(), 3)) : " - |";
-      if (m.queries == 0) continue;
-      csv += fmt::format("{},{},mean_ndcg,{:.6f},ours\n", d->label, method, m.mean_ndcg);
-      csv += fmt::format("{},{},map,{:.6f},ours\n", d->label, method, m.map);
+      md += row.ran() ? fmt::format(" {} (± {}) |", number(m.mean_ndcg), number(row.fold_sd(), 3)) : " - |";
+      if (!row.ran()) continue;
+      csv += fmt::format("{},{},mean_ndcg,{:.6f},ours\n{},{},map,{:.6f},ours\n", d->label, method, m.mean_ndcg, d->label,
+                         method, m.map);
       for (std::size_t k = 0; k < kMaxK; ++k) csv += fmt::format("{},{},ndcg@{},{:.6f},ours\n", d->label, method, k + 1, m.ndcg_at[k]);
       for (std::size_t k = 0; k < kMaxK; ++k) csv += fmt::format("{},{},p@{},{:.6f},ours\n", d->label, method, k + 1, m.precision_at[k]);
       out_rows.push_back({{"dataset", d->label}, {"method", method}, {"mean_ndcg", m.mean_ndcg},
@@ -582,24 +561,23 @@ Tables RankingRun::tables(const Outcome& outcome) const {
                           {"precision_at", m.precision_at}, {"folds", m.queries},
                           {"seconds", row.train_seconds + row.test_seconds}, {"selected", row.selected}});
     }
-    if (has_published_mean)
-      md += published["mean_ndcg"].contains(method) ? fmt::format(" {} |", number(published["mean_ndcg"][method].get<double>()))
-                                                    : std::string(" |");
+    if (!published_mean.empty())
+      md += published_mean.contains(method) ? fmt::format(" {} |", number(published_mean[method].get<double>())) : " |";
     md += "\n";
   }
   md += "\n(± the standard deviation over folds.)\n\n";
-  // NDCG@k per data set (Figure 8).
   for (const auto& d : datasets_) {
     md += fmt::format("## NDCG@k on {} (Figure 8)\n\n| method |", d->label);
     for (std::size_t k = 1; k <= kMaxK; ++k) md += fmt::format(" @{} |", k);
-    md += " MAP |\n|---|";
-    for (std::size_t k = 0; k <= kMaxK; ++k) md += "---|";
-    md += "\n";
+    md += fmt::format(" MAP |\n|---|{}\n", fmt::join(std::vector<std::string>(kMaxK + 1, "---|"), ""));
     for (const auto& method : methods) {
       const RankingMetrics& m = row_of(*d, method).metrics;
-      if (m.queries == 0) continue;
+      if (!row_of(*d, method).ran()) continue;
       md += fmt::format("| {} |", method);
-      for (double v : m.ndcg_at) md += fmt::format(" {} |", number(v));
+      for (std::size_t k = 0; k < kMaxK; ++k) {
+        md += fmt::format(" {} |", number(m.ndcg_at[k]));
+        figure += fmt::format("{},{},{},{:.6f},ours\n", d->label, method, k + 1, m.ndcg_at[k]);
+      }
       md += fmt::format(" {} |\n", number(m.map));
     }
     md += "\n";
@@ -608,9 +586,8 @@ Tables RankingRun::tables(const Outcome& outcome) const {
   ComparisonTable comparison({{"dataset", "dataset"}, {"method", "method"}, {"measure", "measure"}}, {},
                              spec_.value("tolerance", 0.01), 4);
   auto ours = [&](const std::string& method, auto value_of) -> std::optional<double> {
-    if (!published_is_ours) return std::nullopt;
     for (const auto& d : datasets_)
-      if (d->label == published_dataset && row_of(*d, method).metrics.queries > 0) return value_of(row_of(*d, method).metrics);
+      if (d->label == published_dataset && row_of(*d, method).ran()) return value_of(row_of(*d, method).metrics);
     return std::nullopt;
   };
   for (const auto& [method, value] : published_mean.items()) {
@@ -625,6 +602,7 @@ Tables RankingRun::tables(const Outcome& outcome) const {
         comparison.add({published_dataset, method, fmt::format("ndcg@{}", k)},
                        ours(method, [&](const RankingMetrics& m) { return m.ndcg_at[k - 1]; }), value);
         csv += fmt::format("{},{},ndcg@{},{:.6f},published\n", published_dataset, method, k, value);
+        figure += fmt::format("{} (published),{},{},{:.6f},published\n", published_dataset, method, k, value);
       }
   if (!comparison.rows().empty())
     md += fmt::format("## Published numbers on {} ({}{})\n\n{}\n", published_dataset,
@@ -635,55 +613,56 @@ Tables RankingRun::tables(const Outcome& outcome) const {
   // The claims of the thesis to check: MPG best in Mean NDCG, weaker than the best baseline at k = 1, 2.
   md += "## Ordering checks (the thesis' claims on MQ2007)\n\n";
   const std::string mpg = spec_["methods"].contains("MPG") ? "MPG" : methods.front();
-  auto baseline = [&](const std::string& method) { return method != mpg && !method.ends_with(kGainRuleSuffix); };
   for (const auto& d : datasets_) {
-    const MethodRow& ours_row = row_of(*d, mpg);
+    const RankingMetrics& ours_m = row_of(*d, mpg).metrics;
+    // The best baseline (not MPG, not its second rule) by value_of: {value, method}, {-1, ""} if none.
+    auto best_baseline = [&](auto value_of) {
+      std::pair<double, std::string> best{-1.0, ""};
+      for (const auto& method : methods)
+        if (method != mpg && !method.ends_with(kGainRuleSuffix) && row_of(*d, method).ran() &&
+            value_of(row_of(*d, method).metrics) > best.first)
+          best = {value_of(row_of(*d, method).metrics), method};
+      return best;
+    };
     std::vector<std::pair<double, std::string>> order;
     for (const auto& method : methods)
-      if (row_of(*d, method).metrics.queries > 0) order.push_back({row_of(*d, method).metrics.mean_ndcg, method});
+      if (row_of(*d, method).ran()) order.push_back({row_of(*d, method).metrics.mean_ndcg, method});
     std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::string ranking;
     for (const auto& [v, method] : order) ranking += (ranking.empty() ? "" : " > ") + fmt::format("{} {}", method, number(v));
-    bool best = ours_row.metrics.queries > 0;
-    for (const auto& [v, method] : order)
-      if (baseline(method) && v > ours_row.metrics.mean_ndcg) best = false;
+    const bool best = row_of(*d, mpg).ran() &&
+                      best_baseline([](const RankingMetrics& m) { return m.mean_ndcg; }).first <= ours_m.mean_ndcg;
     md += fmt::format("- {}: Mean NDCG order {}. {} best in Mean NDCG: **{}**.", d->label, ranking, mpg, best ? "yes" : "no");
-    if (ours_row.metrics.queries > 0) {
+    if (row_of(*d, mpg).ran()) {
       for (std::size_t k : {std::size_t{1}, std::size_t{2}}) {
-        double best_baseline = -1.0;
-        std::string best_name;
-        for (const auto& method : methods)
-          if (baseline(method) && row_of(*d, method).metrics.queries > 0 &&
-              row_of(*d, method).metrics.ndcg_at[k - 1] > best_baseline) {
-            best_baseline = row_of(*d, method).metrics.ndcg_at[k - 1];
-            best_name = method;
-          }
-        if (best_baseline >= 0.0)
-          md += fmt::format(" NDCG@{}: {} {} vs best baseline {} {} ({}).", k, mpg,
-                            number(ours_row.metrics.ndcg_at[k - 1]), best_name, number(best_baseline),
-                            ours_row.metrics.ndcg_at[k - 1] < best_baseline ? "weaker, as the thesis reports" : "not weaker");
+        const auto [value, name] = best_baseline([&](const RankingMetrics& m) { return m.ndcg_at[k - 1]; });
+        if (value >= 0.0)
+          md += fmt::format(" NDCG@{}: {} {} vs best baseline {} {} ({}).", k, mpg, number(ours_m.ndcg_at[k - 1]), name,
+                            number(value), ours_m.ndcg_at[k - 1] < value ? "weaker, as the thesis reports" : "not weaker");
       }
-      if (!best)
-        out.tally.outside.push_back(fmt::format("{}: {} is not best in Mean NDCG ({})", d->label, mpg, ranking));
+      if (!best) out.tally.outside.push_back(fmt::format("{}: {} is not best in Mean NDCG ({})", d->label, mpg, ranking));
     }
     md += "\n";
   }
-  md += "\n## Times\n\n| data set | method | training + validation, all grid points and folds (s) | test (s) |\n"
-        "|---|---|---|---|\n";
-  for (const auto& d : datasets_)
-    for (const auto& method : methods)
-      md += fmt::format("| {} | {} | {:.1f} | {:.2f} |\n", d->label, method, row_of(*d, method).train_seconds,
-                        row_of(*d, method).test_seconds);
+  md += "\n## Selected hyper-parameters and times\n\n| data set | method | selected on validation | training + validation, "
+        "all grid points and folds (s) | test (s) |\n|---|---|---|---|---|\n";
+  std::string notes;
   for (const auto& d : datasets_)
     for (const auto& method : methods) {
       const MethodRow& row = row_of(*d, method);
+      if (row.selected.empty()) continue;  // a second decision rule: MPG's row has its times
+      md += fmt::format("| {} | {} | {} | {:.1f} | {:.2f} |\n", d->label, method, fmt::join(row.selected, "; "),
+                        row.train_seconds, row.test_seconds);
+      if (row.unconverged_trainings > 0)
+        notes += fmt::format("- {} {}: {} of its trainings stopped before the optimizer's tolerance (iteration or time "
+                             "cap).\n", d->label, method, row.unconverged_trainings);
       if (row.game_seconds.empty()) continue;
       const auto longest = static_cast<std::size_t>(
           std::max_element(row.game_seconds.begin(), row.game_seconds.end()) - row.game_seconds.begin());
-      md += fmt::format("\n{} {} test games (one per query, {} queries): median {:.4f} s, max {:.4f} s (a query of {} "
-                        "documents); {} not converged.\n",
-                        d->label, method, row.game_seconds.size(), median(row.game_seconds), row.game_seconds[longest],
-                        row.game_documents[longest], row.unconverged_games);
+      notes += fmt::format("- {} {} test games (one per query, {} queries): median {:.4f} s, max {:.4f} s (a query of "
+                           "{} documents); {} not converged (time cap).\n",
+                           d->label, method, row.game_seconds.size(), median(row.game_seconds),
+                           row.game_seconds[longest], row.game_documents[longest], row.unconverged_games);
     }
   md += "\n## Data\n\n";
   for (const auto& d : datasets_) {
@@ -698,43 +677,12 @@ Tables RankingRun::tables(const Outcome& outcome) const {
     for (const auto& f : d->files) md += fmt::format(" `{}` sha256 `{}`;", f.name, f.sha256.substr(0, 16));
     md += "\n";
   }
-  md += "\n## Selected hyper-parameters\n\n";
-  for (const auto& d : datasets_)
-    for (const auto& method : methods) {
-      std::string text;
-      for (const auto& s : row_of(*d, method).selected) text += (text.empty() ? "" : "; ") + s;
-      md += fmt::format("- {} {}: {}\n", d->label, method, text);
-    }
   md += "\n## Notes\n\n";
   for (const auto& note : spec_.value("notes", json::array())) md += "- " + note.get<std::string>() + "\n";
-  for (const auto& d : datasets_)
-    for (const auto& method : methods) {
-      const MethodRow& row = row_of(*d, method);
-      if (row.unconverged_trainings > 0)
-        md += fmt::format("- {} {}: {} of its trainings stopped before the optimizer's tolerance (iteration or time cap).\n",
-                          d->label, method, row.unconverged_trainings);
-      if (row.unconverged_games > 0)
-        md += fmt::format("- {} {}: {} test games stopped before the equilibrium tolerance (time cap).\n", d->label,
-                          method, row.unconverged_games);
-    }
-
-  // Figure 8 data: NDCG@k per data set and method, ours and published.
-  std::string figure = "dataset,method,k,ndcg,source\n";
-  for (const auto& d : datasets_)
-    for (const auto& method : methods) {
-      const RankingMetrics& m = row_of(*d, method).metrics;
-      if (m.queries == 0) continue;
-      for (std::size_t k = 0; k < kMaxK; ++k)
-        figure += fmt::format("{},{},{},{:.6f},ours\n", d->label, method, k + 1, m.ndcg_at[k]);
-    }
-  for (const auto& [method, values] : published_at.items())
-    for (std::size_t k = 1; k <= kMaxK; ++k)
-      if (values.contains(std::to_string(k)))
-        figure += fmt::format("{} (published),{},{},{:.6f},published\n", published_dataset, method, k,
-                              values[std::to_string(k)].get<double>());
+  md += notes;
   out.csv = csv;
   out.extra_files = {{".figure8.csv", figure}};
-  out.fields = {{"discount", to_string(discount_)}, {"folds", folds_},     {"selection", selection_},
+  out.fields = {{"discount", to_string(discount_)}, {"folds", folds_},         {"selection", selection_},
                 {"rows", out_rows},                  {"published", published}, {"comparison", comparison.rows_json()}};
   return out;
 }
@@ -810,11 +758,9 @@ void RankingFamily::validate(const json& spec, const SpecValidator& v) const {
   if (p.contains("ndcg_at")) {
     v.number_table(p["ndcg_at"], "published.ndcg_at", 2);
     for (const auto& [method, values] : p["ndcg_at"].items())
-      for (const auto& [k, value] : values.items()) {
-        const bool good_k = !k.empty() && k.size() <= 2 && std::all_of(k.begin(), k.end(), ::isdigit) &&
-                            std::stoi(k) >= 1 && std::stoi(k) <= static_cast<int>(kMaxK);
-        if (!good_k) v.fail("published.ndcg_at." + method + "." + k, "expected k in 1..10");
-      }
+      for (const auto& [k, value] : values.items())
+        if (const int n = std::atoi(k.c_str()); std::to_string(n) != k || n < 1 || n > static_cast<int>(kMaxK))
+          v.fail("published.ndcg_at." + method + "." + k, "expected k in 1..10");
   }
 }
 
