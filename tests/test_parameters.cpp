@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <sstream>
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
@@ -86,6 +87,26 @@ TEST_CASE("experiments/README.md holds the spec reference generated from the tab
   REQUIRE(to != std::string::npos);
   INFO("regenerate the section with: build/mpg run --spec-reference");
   CHECK(readme.substr(from + begin.size(), to - from - begin.size()) == spec_reference());
+}
+
+TEST_CASE("The spec reference renders: every table row has its header's columns", "[parameters]") {
+  // An unescaped '|' inside a cell (help text, a type) would split it; "\\|" is a literal bar.
+  auto columns = [](const std::string& line) {
+    int bars = 0;
+    for (std::size_t i = 0; i < line.size(); ++i) bars += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+    return bars;
+  };
+  std::istringstream text(spec_reference());
+  int header = 0;
+  for (std::string line; std::getline(text, line);) {
+    if (line.empty() || line[0] != '|') {
+      header = 0;
+      continue;
+    }
+    INFO(line);
+    if (header == 0) header = columns(line);
+    CHECK(columns(line) == header);
+  }
 }
 
 TEST_CASE("Every method parameter is in the reference, in mpg run --help, and checked by the validator",

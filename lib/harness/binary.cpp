@@ -634,7 +634,7 @@ class BinaryFamily : public Family {
             {"methods", true, "`{label: {kind, parameters}}`, kinds below"},
             {"published", false, "`{method: {dataset: value}}`: the paper's numbers, compared with ours"},
             {"published_seconds", false, "`{method: {dataset: seconds}}`: the paper's run times, shown beside ours"},
-            {"tolerance", false, "a cell is within tolerance when |ours − published| ≤ this (default 0.01)"}};
+            {"tolerance", false, "a cell is within tolerance when \\|ours − published\\| ≤ this (default 0.01)"}};
   }
   const std::vector<MethodKind>& methods() const override {
     static const std::vector<MethodKind> kinds = [] {

@@ -714,8 +714,7 @@ class RankingFamily : public Family {
             {"published", false,
              "`{dataset, source, mean_ndcg: {method: value}, ndcg_at: {method: {k: value}}}`: the paper's numbers and "
              "the data set they were measured on; compared with ours when the spec runs that data set"},
-            {"tolerance", false,
-             "a published number is matched when the absolute difference of ours and it is at most this (default 0.01)"}};
+            {"tolerance", false, "a published number is matched when \\|ours − published\\| ≤ this (default 0.01)"}};
   }
   const std::vector<MethodKind>& methods() const override { return ranking_methods(); }
   void validate(const json& spec, const SpecValidator& v) const override;

@@ -514,8 +514,7 @@ class SequenceLabelingFamily : public Family {
              "statistics: `{subset: {train/testa/testb: {max_length, avg_length, PER, LOC, ORG, MISC}, features}}`; "
              "f1: `{method: {subset: {testa/testb: {PER, LOC, ORG, MISC}}}}` as fractions"},
             {"tolerance", false,
-             "a cell is within tolerance when the absolute difference of ours and published is at most this (default "
-             "0.02 for `f1`, 0 for `statistics`)"}};
+             "a cell is within tolerance when \\|ours − published\\| ≤ this (default 0.02 for `f1`, 0 for `statistics`)"}};
   }
   const std::vector<MethodKind>& methods() const override { return sequence_methods(); }
   void validate(const json& spec, const SpecValidator& v) const override;
