@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Sets up dependencies, builds, and reproduces the published tables.
-#   ./run_all.sh           every experiment spec in experiments/ with its full grid
-#   ./run_all.sh --quick   a reduced grid that finishes in minutes
-# Each spec writes results/<spec>.{md,csv,json}; a summary is printed at the end.
+#   ./run_all.sh                  every experiment spec in experiments/ with its full grid
+#   ./run_all.sh --quick          a reduced grid of every spec that finishes in minutes
+#   ./run_all.sh --quick --check  rerun the quick grids and compare every number with the tables
+#                                 in results/ (nothing is written; exit 3 if a number drifted)
+# Each spec writes results/<name>[.quick].{md,csv,json}; a summary is printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")"
 quick=""
+check=""
 for arg in "$@"; do
   case "$arg" in
     --quick) quick="--quick" ;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    --check) check="--check" ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
     *) echo "run_all.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -27,20 +31,33 @@ summary="$(mktemp)"
 trap 'rm -f "$summary"' EXIT
 status=0
 for spec in "${specs[@]}"; do
-  echo "=== $spec ${quick}" >&2
-  "$mpg" run "$spec" $quick | tee -a "$summary" || status=1
+  echo "=== $spec ${quick} ${check}" >&2
+  rc=0
+  "$mpg" run "$spec" $quick $check | tee -a "$summary" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    # 3: --check found drifted numbers; anything else is a failure of the run itself.
+    if [ "$rc" -eq 3 ] && [ "$status" -ne 1 ]; then status=3; else status=1; fi
+  fi
 done
 # Figures from the experiments' CSV files (gnuplot; a missing gnuplot only skips the plot).
-suffix=""
-if [ -n "$quick" ]; then suffix=".quick"; fi
-for csv in results/*"$suffix".figure8.csv; do
-  case "$csv" in *.quick.figure8.csv) [ -n "$quick" ] || continue ;; esac
-  ./scripts/plot_figure8.sh "$csv" "${csv%.csv}.png" | tee -a "$summary" || status=1
-done
+if [ -z "$check" ]; then
+  suffix=""
+  if [ -n "$quick" ]; then suffix=".quick"; fi
+  for csv in results/*"$suffix".figure8.csv; do
+    case "$csv" in *.quick.figure8.csv) [ -n "$quick" ] || continue ;; esac
+    ./scripts/plot_figure8.sh "$csv" "${csv%.csv}.png" | tee -a "$summary" || status=1
+  done
+fi
 echo
 echo "===== Summary ($(date -u +%Y-%m-%dT%H:%MZ)) ====="
 cat "$summary"
 if [ -n "$quick" ]; then
   echo "(--quick: reduced grids, results/*.quick.*; the full run writes results/<spec>.*)"
+fi
+if [ -n "$check" ]; then
+  case "$status" in
+    0) echo "check: every number of every table matches results/" ;;
+    3) echo "check: some numbers drifted (DRIFT lines above)" ;;
+  esac
 fi
 exit $status

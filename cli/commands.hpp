@@ -14,6 +14,12 @@ namespace mpg::cli {
 
 using Action = std::function<void()>;
 
+// Thrown by an action that has reported its outcome and must end with a given exit status
+// (e.g. `mpg run --check` with drifted numbers: 3).
+struct ExitCode {
+  int code;
+};
+
 Action add_solve_game(CLI::App& app);
 Action add_train(CLI::App& app);
 Action add_predict(CLI::App& app);

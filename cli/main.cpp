@@ -25,6 +25,8 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("train")) train();
     if (app.got_subcommand("predict")) predict();
     if (app.got_subcommand("run")) run();
+  } catch (const mpg::cli::ExitCode& e) {
+    return e.code;
   } catch (const mpg::Error& e) {
     fmt::print(stderr, "mpg: error: {}\n", e.what());
     return 1;

@@ -1,27 +1,26 @@
 # Content stamp of the compiled code, written as a C++ source at every build (only rewritten when
 # it changes, so an unchanged tree relinks nothing):
 #   cmake -DSOURCE_DIR=<tree> -DOUTPUT=<file.cpp> -P cmake/source_stamp.cmake
-# The stamp is the SHA-256 of the lines "<SHA-256 of the file>  <path>\n" over the files git lists
-# under lib, baselines, cli and CMakeLists.txt (tracked and untracked-but-not-ignored, in git's
-# order; a tracked file missing from the working tree reads "deleted  <path>"), or "unknown"
-# without git. mpg::harness::source_stamp() computes the same at run time: `mpg run` refuses to
-# run when the two differ, so cached cells never carry the revision of code the binary lacks.
-execute_process(
-  COMMAND git -C "${SOURCE_DIR}" ls-files --cached --others --exclude-standard -- lib baselines cli CMakeLists.txt
-  OUTPUT_VARIABLE listing RESULT_VARIABLE status ERROR_QUIET)
+# The stamp is the SHA-256 of the lines "<SHA-256 of the file>  <path>\n" over the C++ sources and
+# headers (.cpp .hpp .h .cc) under lib/, baselines/ and cli/ and CMakeLists.txt, in byte order of
+# their relative paths, or "unknown" when there are none. mpg::harness::source_stamp() computes
+# the same at run time; `mpg run` keys its cached cells on the stamp compiled into the binary.
+set(files "")
+foreach(top lib baselines cli)
+  foreach(pattern "*.cpp" "*.hpp" "*.h" "*.cc")
+    file(GLOB_RECURSE found RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/${top}/${pattern}")
+    list(APPEND files ${found})
+  endforeach()
+endforeach()
+if(EXISTS "${SOURCE_DIR}/CMakeLists.txt")
+  list(APPEND files "CMakeLists.txt")
+endif()
 set(stamp "unknown")
-if(status EQUAL 0 AND NOT listing STREQUAL "")
-  string(REPLACE "\n" ";" files "${listing}")
+if(files)
+  list(SORT files)
   set(lines "")
   foreach(path IN LISTS files)
-    if(path STREQUAL "")
-      continue()
-    endif()
-    if(EXISTS "${SOURCE_DIR}/${path}")
-      file(SHA256 "${SOURCE_DIR}/${path}" hash)
-    else()
-      set(hash "deleted")
-    endif()
+    file(SHA256 "${SOURCE_DIR}/${path}" hash)
     string(APPEND lines "${hash}  ${path}\n")
   endforeach()
   string(SHA256 stamp "${lines}")

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/run_mpg.hpp"
 #include "tests/temp_dir.hpp"
 #include "lib/game/binary_action.hpp"
 #include "lib/metrics/f1.hpp"
@@ -23,59 +24,18 @@
 
 namespace fs = std::filesystem;
 using mpg::testing::TempDir;
+using mpg::testing::quote;
+using mpg::testing::read_text;
+using mpg::testing::run_mpg;
+using mpg::testing::RunResult;
 using Catch::Matchers::Contains;
 
 namespace {
-
-std::string quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) {
-    if (c == '\'')
-      quoted += "'\\''";
-    else
-      quoted += c;
-  }
-  return quoted + "'";
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
   REQUIRE(out.good());
-}
-
-struct RunResult {
-  bool exited = false;  // terminated normally (not by a signal)
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-// Runs `mpg <arguments>` (arguments already shell-quoted where needed), capturing both streams.
-RunResult run_mpg(const TempDir& dir, const std::string& arguments) {
-  static int run = 0;
-  const std::string out_path = dir.file("stdout." + std::to_string(run));
-  const std::string err_path = dir.file("stderr." + std::to_string(run));
-  ++run;
-  const std::string command = quote(MPG_CLI_PATH) + " " + arguments + " >" + quote(out_path) +
-                              " 2>" + quote(err_path) + " </dev/null";
-  const int status = std::system(command.c_str());
-  RunResult result;
-  REQUIRE(status != -1);
-  result.exited = WIFEXITED(status);
-  result.exit_code = result.exited ? WEXITSTATUS(status) : -1;
-  result.out = read_text(out_path);
-  result.err = read_text(err_path);
-  fs::remove(out_path);
-  fs::remove(err_path);
-  return result;
 }
 
 // A failure the CLI reports itself: a normal exit with a non-zero code, nothing on stdout and a

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -132,8 +133,15 @@ TEST_CASE("the shared CoNLL-2003 subsets give Table IX's class counts", "[conll]
 
 TEST_CASE("sequence-labeling specs are validated with file and key", "[conll]") {
   TempDir dir("conll_spec");
-  auto error_of = [&](const std::string& text) -> std::string {
-    const std::string path = dir.write("spec.json", text);
+  const auto base = nlohmann::json::parse(
+      R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "conll2003"},
+          "subsets": {"conll.300": 300}, "classes": ["PER"], "protocol": {"validation_fraction": 0.5},
+          "methods": {"CRF": {"kind": "crf", "lambda": [1]}}})");
+  // The error of the base spec with `patch` merged into it (RFC 7386: null removes a key).
+  auto error_of = [&](const std::string& patch) -> std::string {
+    nlohmann::json spec = base;
+    spec.merge_patch(nlohmann::json::parse(patch));
+    const std::string path = dir.write("spec.json", spec.dump());
     try {
       mpg::harness::load_spec(path, false);
     } catch (const mpg::InputError& e) {
@@ -141,25 +149,25 @@ TEST_CASE("sequence-labeling specs are validated with file and key", "[conll]") 
     }
     return "no error";
   };
-  const std::string base =
-      R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "conll2003"},
-          "subsets": {"conll.300": 300}, "classes": ["PER"], "protocol": {"validation_fraction": 0.5},
-          "methods": {"CRF": {"kind": "crf", "lambda": [1]}})";
-  CHECK(error_of(base + "}") == "no error");
-  CHECK_THAT(error_of(base + R"(, "colour": 1})"), Contains("spec.json: unknown key 'colour'"));
-  CHECK_THAT(error_of(R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "conll2003"},
-          "subsets": {"conll.300": 300}, "classes": ["PERSON"], "protocol": {"validation_fraction": 0.5},
-          "methods": {"CRF": {"kind": "crf", "lambda": [1]}}})"),
-             Contains("classes: unknown class \"PERSON\""));
-  CHECK_THAT(error_of(R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "optdigits"},
-          "subsets": {"conll.300": 300}, "classes": ["PER"], "protocol": {"validation_fraction": 0.5},
-          "methods": {"CRF": {"kind": "crf", "lambda": [1]}}})"),
-             Contains("dataset.registry: dataset 'optdigits' is not in CoNLL format"));
-  CHECK_THAT(error_of(R"({"task": "sequence_labeling", "name": "t", "table": "f1", "dataset": {"registry": "conll2003"},
-          "subsets": {"conll.300": 0}, "classes": ["PER"], "protocol": {"validation_fraction": 0.5},
-          "methods": {"CRF": {"kind": "svm", "lambda": [1]}}})"),
+  CHECK(error_of("{}") == "no error");
+  CHECK_THAT(error_of(R"({"colour": 1})"), Contains("spec.json: unknown key 'colour'"));
+  CHECK_THAT(error_of(R"({"classes": ["PERSON"]})"), Contains("classes: unknown class \"PERSON\""));
+  CHECK_THAT(error_of(R"({"dataset": {"registry": "optdigits"}})"),
+             Contains("dataset.registry: dataset 'optdigits' has format 'optdigits'; this family reads conll"));
+  CHECK_THAT(error_of(R"({"subsets": {"conll.300": 0}})"),
              Contains("subsets.conll.300: expected a positive number of sentences"));
-  CHECK_THAT(error_of(base + R"(, "published": {"MPG": {}}})"), Contains("published.MPG: no such method in methods"));
+  CHECK_THAT(error_of(R"({"methods": {"CRF": {"kind": "svm"}}})"),
+             Contains("methods.CRF.kind: unknown method kind 'svm' (known: crf, mpg)"));
+  CHECK_THAT(error_of(R"({"methods": {"CRF": {"game_tolerance": 1e-6}}})"),
+             Contains("methods.CRF: unknown key 'game_tolerance' (allowed: kind, lambda, max_iterations)"));
+  CHECK_THAT(error_of(R"({"methods": {"CRF": {"max_iterations": 0}}})"),
+             Contains("methods.CRF.max_iterations: value 0 is outside [1, "));
+  CHECK_THAT(error_of(R"({"table": "statistics", "classes": null, "protocol": null})"),
+             Contains("methods: not used by a \"statistics\" table"));
+  CHECK_THAT(error_of(R"({"methods": null})"), Contains("missing required key 'methods' of an \"f1\" table"));
+  CHECK_THAT(error_of(R"({"published": {"CRF": {"conll.300": {"testa": {"PERSON": 0.5}}}}})"),
+             Contains("published.CRF.conll.300.testa: unknown key 'PERSON'"));
+  CHECK_THAT(error_of(R"({"published": {"MPG": {}}})"), Contains("published.MPG: no such method in methods"));
 }
 
 TEST_CASE("a Table X cell outside tolerance names the caps its selected model hit", "[conll]") {

@@ -1,7 +1,7 @@
 // Experiment harness (lib/harness/*): spec validation, overrides, reproducible splits, and the
 // cell cache (a rerun is served from the cache with identical tables; a lost cell is recomputed;
 // a run killed mid-way leaves no tables and resumes to the same tables), the progress lines,
-// and the code revisions in the cache keys (source_revision, the source paths of each method kind).
+// the code stamp in the cache keys and the revision in the tables.
 #include <catch2/catch.hpp>
 
 #include <fnmatch.h>
@@ -21,7 +21,7 @@
 #include <thread>
 
 #include "lib/base/error.hpp"
-#include "lib/harness/common.hpp"
+#include "lib/harness/cache.hpp"
 #include "lib/harness/experiment.hpp"
 #include "lib/harness/progress.hpp"
 #include "lib/base/io.hpp"
@@ -67,8 +67,9 @@ bool optdigits_present() {
 }  // namespace
 
 TEST_CASE("The shipped specs are valid, with and without --quick", "[harness]") {
-  for (const char* name : {"table8_f1", "table11_precision_at_k"}) {
-    const std::string path = std::string(MPG_SOURCE_DIR) + "/experiments/" + name + ".json";
+  for (const auto& entry : fs::directory_iterator(std::string(MPG_SOURCE_DIR) + "/experiments")) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string path = entry.path().string();
     INFO(path);
     CHECK_NOTHROW(load_spec(path, false));
     CHECK_NOTHROW(load_spec(path, true));
@@ -108,14 +109,20 @@ TEST_CASE("Bad specs are rejected with the file and the key", "[harness]") {
   spec.erase("metric");
   rejects(spec, "missing required key 'metric'");
   spec = small_spec();
-  spec["methods"]["LR"]["max_game_solves"] = -5;
-  rejects(spec, "methods.LR.max_game_solves");
+  spec["methods"]["LR"]["max_game_solves"] = 5;  // an MPG parameter
+  rejects(spec, "methods.LR: unknown key 'max_game_solves' (allowed: kind, lambda)");
   spec = small_spec();
-  spec["methods"]["LR"]["game_solver"] = "marginals";
-  rejects(spec, "methods.LR.game_solver");
+  spec["methods"]["MPG"] = {{"kind", "mpg"}, {"lambda", {1}}, {"max_game_solves", -5}};
+  rejects(spec, "methods.MPG.max_game_solves: value -5 is outside [0, ");
+  spec["methods"]["MPG"]["max_game_solves"] = 5;
+  spec["methods"]["MPG"]["game_solver"] = "simplex";
+  rejects(spec, "methods.MPG.game_solver: expected one of double_oracle, marginals");
+  spec["methods"]["MPG"]["game_solver"] = "marginals";
+  spec["metric"] = "precision_at_k";
+  rejects(spec, "methods.MPG.game_solver: marginals solves the games of F1 tables only");
   spec = small_spec();
-  spec["methods"]["LR"]["game_solver"] = "simplex";
-  rejects(spec, "expected double_oracle or marginals");
+  spec["name"] = "../escape";
+  rejects(spec, "name: expected a file name");
   spec = small_spec();
   spec["quick"] = {{"methods", {{"LR", {{"lambda", "many"}}}}}};
   rejects(spec, "quick section");
@@ -208,9 +215,18 @@ TEST_CASE("A wrong sha256 is an error naming the file", "[harness]") {
     tamper << "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1\n";
   }
   setenv("MPG_DATA_DIR", dir.path().c_str(), 1);
-  CHECK_THROWS_WITH(load_registry_file("optdigits", "uci", "test"),
-                    Catch::Contains("optdigits.tes") && Catch::Contains("sha256 mismatch"));
-  CHECK_NOTHROW(load_registry_file("optdigits", "uci", "train"));
+  const RegistryChoice optdigits = registry_choice(nlohmann::json{{"registry", "optdigits"}});
+  CHECK_THROWS_WITH(optdigits.read("test"), Catch::Contains("optdigits.tes") && Catch::Contains("sha256 mismatch"));
+  CHECK_NOTHROW(optdigits.read("train"));
+  // A registry entry without a sha256 is an error naming the file and the hash it has.
+  nlohmann::json registry = dataset_registry();
+  registry["optdigits"]["variants"]["uci"]["train"].erase("sha256");
+  const std::string registry_file = dir.write("registry.json", registry.dump());
+  setenv("MPG_REGISTRY", registry_file.c_str(), 1);
+  CHECK_THROWS_WITH(registry_choice(nlohmann::json{{"registry", "optdigits"}}).read("train"),
+                    Catch::Contains("optdigits.tra: the registry (" + registry_file + ") has no sha256") &&
+                        Catch::Contains("its content hashes to "));
+  unsetenv("MPG_REGISTRY");
   unsetenv("MPG_DATA_DIR");
 }
 
@@ -225,7 +241,7 @@ TEST_CASE("Rerun is served from the cache; a lost cell is recomputed; same table
   options.results_directory = (dir.path() / "results").string();
   options.progress = false;
   const RunSummary first = run_experiment(spec_path, options);
-  CHECK(first.cells == 2);
+  CHECK(first.cells == 3);  // two validation cells and the selected test cell
   CHECK(first.cached_cells == 0);
   CHECK(first.published_cells == 1);
   const std::string table = read_file(first.result_files.front());
@@ -382,7 +398,8 @@ TEST_CASE("A data substitute is named as a cause of a miss; overrides are named 
   options.overrides = {"methods.LR.lambda=[1]"};
   const RunSummary run = run_experiment(write_spec(dir, spec), options);
   CHECK_THAT(read_file(run.result_files[0]),
-             Catch::Contains("Generated by `mpg run experiments/small.json --set 'methods.LR.lambda=[1]'`"));
+             Catch::Contains("Generated by `mpg run " + (dir.path() / "spec.json").string() +
+                             " --set 'methods.LR.lambda=[1]'` (spec sha256 `"));
   CHECK(nlohmann::json::parse(read_file(run.result_files[2]))["overrides"] == nlohmann::json({"methods.LR.lambda=[1]"}));
   const auto row = nlohmann::json::parse(read_file(run.result_files[2]))["rows"][0];
   REQUIRE_FALSE(row["within_tolerance"].get<bool>());
@@ -448,42 +465,6 @@ TEST_CASE("Progress: a heartbeat lists the running cells when no line was printe
 
 namespace {
 
-// Whether the git pathspec `path` covers `file` (both relative to the source directory): the
-// same file, a directory holding it, or a glob matching it (git's default pathspecs: * and ?
-// also match "/", hence fnmatch without FNM_PATHNAME).
-bool covered_by(const std::string& file, const std::string& path) {
-  if (file == path || file.rfind(path + "/", 0) == 0) return true;
-  return path.find_first_of("*?[") != std::string::npos && fnmatch(path.c_str(), file.c_str(), 0) == 0;
-}
-
-// The project files reached from `entries` by `#include "..."` lines, transitively; a reached
-// X.hpp also brings X.cpp when it exists. The includes of lib/harness/runner.cpp in `skipped`
-// are not followed (they are the code of other method kinds).
-std::set<std::string> reached_files(std::vector<std::string> pending, const std::set<std::string>& skipped) {
-  const fs::path root = MPG_SOURCE_DIR;
-  const std::regex include_line(R"re(^\s*#\s*include\s*"([^"]+)")re");
-  std::set<std::string> reached;
-  while (!pending.empty()) {
-    const std::string file = pending.back();
-    pending.pop_back();
-    if (!reached.insert(file).second) continue;
-    INFO("reached " << file);
-    REQUIRE(fs::exists(root / file));
-    if (file.ends_with(".hpp")) {
-      const std::string source = file.substr(0, file.size() - 4) + ".cpp";
-      if (fs::exists(root / source)) pending.push_back(source);
-    }
-    std::istringstream lines(read_file((root / file).string()));
-    for (std::string line; std::getline(lines, line);) {
-      std::smatch match;
-      if (!std::regex_search(line, match, include_line)) continue;
-      if (file == "lib/harness/runner.cpp" && skipped.count(match[1].str())) continue;
-      pending.push_back(match[1].str());
-    }
-  }
-  return reached;
-}
-
 // Runs a shell command in `directory` (which may hold quotes); its exit status.
 int run_in(const fs::path& directory, const std::string& command) {
   std::string quoted = "'";
@@ -493,53 +474,31 @@ int run_in(const fs::path& directory, const std::string& command) {
 
 }  // namespace
 
-TEST_CASE("Each binary method kind's source paths cover every file its code includes", "[harness]") {
-  // The includes of lib/harness/runner.cpp that only some kinds use; the others are everyone's.
-  const std::map<std::string, std::set<std::string>> runner_includes_of = {
-      {"lib/models/binary_mpg_trainer.hpp", {"mpg"}},
-      {"baselines/logistic_regression.hpp", {"logistic_regression", "ssvm", "ssvm_top_k"}},
-      {"baselines/structured_svm.hpp", {"ssvm", "ssvm_top_k"}}};
-  // Every kind: `mpg run` and the binary harness (runner, loading and split, spec); and its own code.
-  const std::vector<std::string> harness = {"cli/main.cpp", "cli/run.cpp", "lib/harness/runner.cpp",
-                                            "lib/harness/data.cpp", "lib/harness/spec.cpp"};
-  const std::map<std::string, std::vector<std::string>> own_entries = {
-      {"mpg", {}},
-      {"logistic_regression", {"baselines/logistic_regression.cpp"}},
-      {"ssvm", {"baselines/structured_svm.cpp"}},
-      {"ssvm_top_k", {"baselines/structured_svm.cpp"}}};
-  for (const auto& [kind, own] : own_entries) {
-    INFO("method kind " << kind);
-    std::set<std::string> skipped;
-    for (const auto& [include, kinds] : runner_includes_of)
-      if (!kinds.count(kind)) skipped.insert(include);
-    std::vector<std::string> entries = harness;
-    entries.insert(entries.end(), own.begin(), own.end());
-    const std::vector<std::string>& paths = method_source_paths(kind);
-    const std::set<std::string> reached = reached_files(entries, skipped);
-    CHECK(reached.size() > entries.size());
-    for (const auto& file : reached) {
-      INFO(file << " is not covered by method_source_paths(\"" << kind << "\") (lib/harness/runner.cpp)");
-      CHECK(std::any_of(paths.begin(), paths.end(), [&](const std::string& path) { return covered_by(file, path); }));
-    }
+TEST_CASE("Cache keys hold the code stamp: other code recomputes every cell, an unknown stamp caches nothing",
+          "[harness]") {
+  if (!optdigits_present()) {
+    WARN("skipped: optdigits is not in " << data_directory());
+    return;
   }
-  // MPG cells do not depend on baselines/; the baselines' do not depend on the MPG trainers.
-  for (const auto& path : method_source_paths("mpg")) CHECK_FALSE(covered_by("baselines/structured_svm.cpp", path));
-  for (const char* kind : {"logistic_regression", "ssvm", "ssvm_top_k"})
-    for (const auto& path : method_source_paths(kind)) {
-      INFO(kind << ": " << path);
-      CHECK_FALSE(covered_by("lib/learn/cutting_plane_trainer.cpp", path));
-      CHECK_FALSE(covered_by("lib/learn/precision_at_k_trainer.cpp", path));
-    }
-  // The SSVM's solvers, present or future.
-  for (const char* file : {"baselines/simplex_qp_active_set.cpp", "baselines/simplex_qp_active_set.hpp",
-                           "baselines/active_set_qp.cpp"}) {
-    const auto& paths = method_source_paths("ssvm");
-    CHECK(std::any_of(paths.begin(), paths.end(), [&](const std::string& path) { return covered_by(file, path); }));
-  }
-  CHECK_THROWS_AS(method_source_paths("crf"), Error);
+  TempDir dir;
+  const std::string spec_path = write_spec(dir, small_spec());
+  RunOptions options;
+  options.results_directory = (dir.path() / "results").string();
+  options.progress = false;
+  options.code_stamp = "code-a";
+  CHECK(run_experiment(spec_path, options).cached_cells == 0);
+  CHECK(run_experiment(spec_path, options).cached_cells == 3);
+  options.code_stamp = "code-b";
+  CHECK(run_experiment(spec_path, options).cached_cells == 0);
+  options.code_stamp = "unknown";
+  CHECK(run_experiment(spec_path, options).cached_cells == 0);
+  CHECK(run_experiment(spec_path, options).cached_cells == 0);
+  // results/README.md indexes the table with its revision and the command that regenerates it.
+  const std::string index = read_file(options.results_directory + "/README.md");
+  CHECK_THAT(index, Catch::Contains("`small.{md,csv,json}`") && Catch::Contains("`mpg run " + spec_path + "`"));
 }
 
-TEST_CASE("source_revision: the last commit of the given paths, -dirty with uncommitted changes", "[harness]") {
+TEST_CASE("source_revision: the last commit of the code, -dirty with uncommitted changes to it", "[harness]") {
   if (std::system("git --version >/dev/null 2>&1") != 0) {
     WARN("skipped: no git");
     return;
@@ -547,51 +506,24 @@ TEST_CASE("source_revision: the last commit of the given paths, -dirty with unco
   TempDir dir;
   const fs::path repo = dir.path() / "source 'tree'";  // quoting of the directory too
   fs::create_directories(repo / "lib");
-  fs::create_directories(repo / "baselines");
+  fs::create_directories(repo / "docs");
   const std::string git = "git -c user.name=test -c user.email=test@example.com -c commit.gpgsign=false ";
-  auto commit = [&](const std::string& message) {
-    REQUIRE(run_in(repo, git + "add -A && " + git + "commit -q -m " + message) == 0);
-    const std::string file = dir.file("hash");
-    REQUIRE(run_in(repo, "git log -1 --format=%h > '" + file + "'") == 0);
-    std::string hash = read_file(file);
-    while (!hash.empty() && hash.back() == '\n') hash.pop_back();
-    return hash;
-  };
   REQUIRE(run_in(repo, "git init -q") == 0);
   std::ofstream(repo / "lib" / "game.cpp") << "1\n";
-  std::ofstream(repo / "lib" / "it's here.cpp") << "1\n";
-  std::ofstream(repo / "baselines" / "svm.cpp") << "1\n";
-  const std::string first = commit("first");
-  std::ofstream(repo / "baselines" / "svm.cpp") << "2\n";
-  const std::string second = commit("second");
-  std::ofstream(repo / "baselines" / "simplex_qp_new.cpp") << "1\n";
-  const std::string third = commit("third");
+  REQUIRE(run_in(repo, git + "add -A && " + git + "commit -q -m first") == 0);
+  const std::string hash_file = dir.file("hash");
+  REQUIRE(run_in(repo, "git log -1 --format=%h > '" + hash_file + "'") == 0);
+  std::string first = read_file(hash_file);
+  while (!first.empty() && first.back() == '\n') first.pop_back();
   const std::string root = repo.string();
-
-  CHECK(source_revision({"lib"}, root) == first);
-  CHECK(source_revision({"lib/it's here.cpp"}, root) == first);
-  CHECK(source_revision({"lib", "baselines/svm.cpp"}, root) == second);
-  CHECK(source_revision({"lib", "baselines/not_yet.hpp"}, root) == first);  // a path no commit touched
-  CHECK(source_revision({"lib", "baselines/simplex_qp*"}, root) == third);   // git's glob
-  CHECK(source_revision({"baselines/active_set*"}, root) == "unknown");
-  CHECK(source_revision({"lib", "baselines"}, root) == third);
-  CHECK_THROWS_AS(source_revision({}, root), Error);
-
-  // An uncommitted change marks only the revisions of the paths that hold it; untracked files
-  // do not count.
-  std::ofstream(repo / "baselines" / "svm.cpp") << "3\n";
-  std::ofstream(repo / "lib" / "untracked.cpp") << "1\n";
-  CHECK(source_revision({"lib"}, root) == first);
-  CHECK(source_revision({"lib", "baselines/svm.cpp"}, root) == second + "-dirty");
-  CHECK(source_revision({"baselines/simplex_qp*"}, root) == third);
-
+  CHECK(source_revision(root) == first);
+  std::ofstream(repo / "docs" / "notes.md") << "1\n";  // not code, committed later
+  REQUIRE(run_in(repo, git + "add -A && " + git + "commit -q -m docs") == 0);
+  CHECK(source_revision(root) == first);
+  std::ofstream(repo / "lib" / "game.cpp") << "2\n";
+  CHECK(source_revision(root) == first + "-dirty");
   fs::create_directories(dir.path() / "plain");
-  CHECK(source_revision({"lib"}, (dir.path() / "plain").string()) == "unknown");
-
-  // This source tree: every kind has a revision, the default is all the code.
-  for (const char* kind : {"mpg", "logistic_regression", "ssvm", "ssvm_top_k"})
-    CHECK(!source_revision(method_source_paths(kind)).empty());
-  CHECK(source_revision() == source_revision({"lib", "baselines", "cli", "CMakeLists.txt", "datasets/registry.json"}));
+  CHECK(source_revision((dir.path() / "plain").string()) == "unknown");
 }
 
 TEST_CASE("source_stamp: the content of the compiled code, the same at build time and at run time", "[harness]") {

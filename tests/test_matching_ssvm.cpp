@@ -76,7 +76,7 @@ TEST_CASE("max-margin matching: certified objective equals the brute-force 1-sla
     mpg::MatchingSsvmSummary summary;
     const auto model = mpg::train_matching_ssvm(instances, options, &summary);
     INFO(summary.message);
-    REQUIRE(summary.converged);
+    REQUIRE(summary.converged());
     const double slack = brute_force_slack(instances, model.weights, options.costs);
     CHECK(summary.slack == Approx(slack).margin(1e-9));
     CHECK(summary.objective == Approx(0.5 * model.weights.squaredNorm() + C * slack).margin(1e-9));
@@ -105,7 +105,7 @@ TEST_CASE("max-margin matching learns a separable problem exactly", "[matching_s
   mpg::MatchingSsvmSummary summary;
   const auto model = mpg::train_matching_ssvm(instances, options, &summary);
   INFO(summary.message);
-  CHECK(summary.converged);
+  CHECK(summary.converged());
   CHECK(summary.training_loss == 0.0);
   for (const auto& x : instances) CHECK(mpg::predict_matching(model, x) == x.gold);
 }

@@ -53,7 +53,7 @@ TEST_CASE("1-slack training converges with its duality-gap certificate and is de
   options.epsilon = 0.01;
   mpg::SvmCfgSummary summary;
   const auto w = mpg::train_svm_cfg(g, examples, options, &summary);
-  REQUIRE(summary.converged);
+  REQUIRE(summary.converged());
   CHECK(summary.objective - summary.dual_objective <= options.C * options.epsilon);
   CHECK(summary.dual_objective <= summary.objective);
   CHECK(summary.constraints >= 2);

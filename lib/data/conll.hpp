@@ -58,10 +58,20 @@ struct ConllStatistics {
 ConllStatistics conll_statistics(const std::vector<ConllSentence>& sentences);
 
 // ---- Features -----------------------------------------------------------------------------
-// Observation features of a token, as strings (templates documented in experiments/README.md):
-// bias, word, lower-cased word, prefixes and suffixes of length 1..4, word shape, previous and
-// next word (lower-cased) and shape, previous+current and current+next lower-cased words, and
-// the lower-cased words within 4 tokens left and right ("disjunctive", position-free).
+// Observation features of token t, as strings, in the spirit of Stanford NER's first-order CRF
+// configuration (our own templates, not its feature exporter):
+//   BIAS; W= the word; LW= the lower-cased word
+//   P1..P4= prefixes and S1..S4= suffixes of the word (lengths up to the word's length)
+//   SH= word shape (below)
+//   PW=, NW= previous / next lower-cased word ("<S>", "</S>" at the ends); PSH=, NSH= their shapes
+//   PW|W=, W|NW= lower-cased word bigrams; PSH|SH|NSH= the shape trigram
+//   DL=, DR= the lower-cased words within 4 tokens to the left / right, position-free
+//           ("disjunctive")
+// Not used: the POS and chunk columns, gazetteers, distributional similarity classes, character
+// n-grams inside the word (Stanford's useNGrams), label-observation bigrams. FeatureDictionary
+// indexes the strings of the training sentences only (unseen strings are dropped elsewhere);
+// each carries one weight per label (m = 5) in the CRF and in the linear-chain MPG, which add
+// (m + 1) x m label-bigram weights (previous label or START -> label).
 std::vector<std::string> token_feature_strings(const ConllSentence& sentence, std::size_t t);
 // Word shape: upper -> X, lower -> x, digit -> d, other characters kept; runs of the same class
 // longer than 2 are cut to 2 ("Blackburn" -> "Xxx", "1996-08-22" -> "dd-dd-dd").

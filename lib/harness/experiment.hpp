@@ -1,74 +1,66 @@
-// The experiment harness: a JSON spec (experiments/README.md) expands into cells
-// (dataset task x method x hyper-parameter), each cell trains on the training part of a split
-// and is scored on the validation part; the best grid point per (dataset task, method) is then
-// scored on the test file; tables of ours vs published numbers come out in Markdown, CSV and
-// JSON. Finished cells are cached on disk, so a rerun is instant and an interrupted run resumes.
+// The experiment harness: `mpg run SPEC` expands a JSON spec (experiments/README.md) into cells
+// (dataset task x method x grid value), trains each on the training part and scores it on the
+// validation part, scores the best grid value per group on the test data, and writes tables of
+// ours vs published numbers in Markdown, CSV and JSON. Finished cells are cached on disk, so a
+// rerun is instant and an interrupted run resumes; `--check` reruns a spec and compares every
+// number with the tables already written.
 #pragma once
 
-#include <Eigen/SparseCore>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "lib/harness/registry.hpp"
+#include "lib/harness/spec.hpp"
+
 namespace mpg::harness {
-
-// ---- Specs -----------------------------------------------------------------------------------
-
-// Reads, overrides and validates a spec. `overrides` are "dotted.path=value" strings applied
-// after the "quick" section (when quick is set); a value is parsed as JSON if it can be, else
-// taken as a string. Throws mpg::InputError naming the file (and the offending key) on unknown
-// keys, wrong types or impossible values.
-nlohmann::json load_spec(const std::string& path, bool quick,
-                         const std::vector<std::string>& overrides = {});
-
-// ---- Data ------------------------------------------------------------------------------------
-
-// Where data files live: $MPG_DATA_DIR, else <source dir>/../shared/datasets.
-std::string data_directory();
-// datasets/registry.json of the source tree.
-const nlohmann::json& dataset_registry();
-
-struct DataFile {
-  std::string path;
-  std::string sha256;
-  Eigen::SparseMatrix<double, Eigen::RowMajor> features;  // n x (d + 1), bias 1 last
-  std::vector<double> labels;                             // raw labels
-};
-
-// Loads the "train" or "test" file of a registry dataset variant, verifying its sha256
-// (InputError naming the file on a mismatch). Feature count: the registry's, else the file's.
-DataFile load_registry_file(const std::string& dataset, const std::string& variant,
-                            const std::string& part);
-
-// A reproducible split: `fraction` of 0..n-1 (rounded) go to the second list, drawn by a
-// Fisher-Yates shuffle driven by a 64-bit Mersenne twister with `seed` (no
-// implementation-defined distributions, so the split is the same with every standard library).
-std::pair<std::vector<std::size_t>, std::vector<std::size_t>> split_indices(std::size_t n,
-                                                                           double fraction,
-                                                                           std::uint64_t seed);
-
-// ---- Running ---------------------------------------------------------------------------------
 
 struct RunOptions {
   bool quick = false;
   std::vector<std::string> overrides;
-  int threads = 0;                  // 0 = all cores
-  std::string results_directory;    // default <source dir>/results
-  std::string cache_directory;      // default <results>/.cache
-  bool progress = true;             // one line per finished cell on stderr
-  double heartbeat_seconds = 300;   // and the running cells after this long without a line (0 = never)
+  int threads = 0;                 // cells in parallel; 0 = all cores
+  std::string results_directory;   // default <source dir>/results
+  std::string cache_directory;     // default <results>/.cache
+  bool progress = true;            // one line per finished cell on stderr
+  double heartbeat_seconds = 300;  // and the running cells after this long without a line (0 = never)
+  // The content stamp of the code that computes the cells (cache keys): `mpg` passes the stamp
+  // compiled into it; empty = source_stamp() of the source tree. "unknown" turns the cache off.
+  std::string code_stamp;
+  // Compare the run's numbers with <results>/<name>[.quick].json instead of writing the tables.
+  bool check = false;
+  double check_tolerance = 1e-6;  // |old - new| above this is a drift
+};
+
+// A number that differs from the tables already written (or a row or value that disappeared).
+struct Drift {
+  std::string where;  // "rows[ADULT/MPG].ours"
+  std::string old_value, new_value;
+  double delta = 0.0;  // new - old (0 when a value is missing on one side)
 };
 
 struct RunSummary {
   std::string name;
-  int cells = 0;
+  int cells = 0;          // validation and test cells
   int cached_cells = 0;
   int published_cells = 0;
   int within_tolerance = 0;
-  std::vector<std::string> outside;  // "dataset/method: ours vs published (delta)"
+  std::vector<std::string> outside;
   std::vector<std::string> result_files;
+  // --check: the drifted numbers, and what was compared.
+  std::vector<Drift> drift;
+  std::vector<std::string> added;  // rows or values only the new run has (not a drift)
+  std::string checked_against;
 };
 
 RunSummary run_experiment(const std::string& spec_path, const RunOptions& options);
+
+// The numbers of `fresh` that differ from `old` by more than `tolerance`, and those that
+// disappeared; `added` receives what only `fresh` has. Keys holding "seconds" and "revision" are
+// not compared (times and code identity); arrays of objects are matched by their text fields.
+std::vector<Drift> compare_results(const nlohmann::json& old, const nlohmann::json& fresh, double tolerance,
+                                   std::vector<std::string>* added = nullptr);
+
+// The spec reference (Markdown) generated from every family's keys and methods' parameter tables:
+// the part of experiments/README.md between its GENERATED markers.
+std::string spec_reference();
 
 }  // namespace mpg::harness

@@ -1,352 +1,80 @@
-// Experiment type "sequence_labeling" (thesis §5.2, Tables IX and X): CoNLL-2003 subsets
-// conll.N = the first N sentences of each of train, testa and testb ("-DOCSTART-" lines
-// skipped). A spec with "table": "statistics" emits Table IX from the data; "table": "f1" trains
-// the linear-chain CRF and one linear-chain F1 MPG per target class on each subset and emits
-// Table X.
+// Family "sequence_labeling" (thesis §5.2, Tables IX and X): CoNLL-2003 subsets conll.N = the
+// first N sentences of each of eng.train, eng.testa and eng.testb ("-DOCSTART-" lines skipped).
+// A spec with "table": "statistics" has no cells: its tables (Table IX) come from the data. With
+// "table": "f1" every (subset, method, λ) is a cell — for the MPG also per target class, one model
+// per class — trained on the subset and scored on validation, testa and testb at once.
 //
 // Protocol (the thesis gives none): the validation set of conll.N is the round(f N) sentences of
-// eng.train that follow the subset (never in its training part); every grid value is trained on
-// the subset and scored on validation, testa and testb in one cached cell; per (subset, method,
-// class) the value with the best validation token-level F1 of that class is selected (first in
-// grid order among ties) and its testa/testb scores are reported. Only the validation score
-// takes part in the choice.
+// eng.train that follow the subset (never in its training part). Per (subset, method, class) the
+// λ with the best validation token F1 of that class is selected (first in grid order among ties;
+// a CRF cell competes for every class) and its testa/testb scores are reported: only the
+// validation score takes part in the choice, so there is no separate test phase.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <filesystem>
 #include <map>
 #include <memory>
-#include <mutex>
-#include <tuple>
+#include <optional>
+#include <set>
 
 #include "baselines/crf.hpp"
+#include "lib/base/error.hpp"
 #include "lib/data/conll.hpp"
 #include "lib/eval/sequence_measures.hpp"
-#include "lib/base/error.hpp"
-#include "lib/harness/common.hpp"
-#include "lib/harness/progress.hpp"
-#include "lib/base/io.hpp"
+#include "lib/harness/cache.hpp"
+#include "lib/harness/family.hpp"
+#include "lib/harness/registry.hpp"
 #include "lib/models/linear_chain_mpg.hpp"
-#include "lib/base/sha256.hpp"
 
 namespace mpg::harness {
+namespace {
 
 using nlohmann::json;
 
-namespace {
+const char* const kParts[] = {"train", "testa", "testb"};
+const char* const kEvaluationSets[] = {"validation", "testa", "testb"};
+const char* const kTableIxStatistics[] = {"max_length", "avg_length", "PER", "LOC", "ORG", "MISC"};
 
-const char* kParts[] = {"train", "testa", "testb"};
-const char* kEvaluationSets[] = {"validation", "testa", "testb"};
+std::string class_name(int label) { return conll_label_names()[static_cast<std::size_t>(label)]; }
 
-// Version of the feature templates (lib/data/conll.cpp) in cache keys.
-constexpr int kFeatureVersion = 1;
+// ---- Methods -----------------------------------------------------------------------------------
 
-}  // namespace
+const Parameter kLambda = grid_parameter(
+    "lambda", 0.0, 1e9, "grid of the L2 weight λ in λ/2‖θ‖² on the summed (not averaged) objective (one cell per value)");
 
-void validate_sequence_labeling_spec(const json& spec, const std::string& path) {
-  const SpecValidator v(path);
-  v.keys(spec, "",
-         {"task", "name", "title", "source", "table", "dataset", "subsets", "classes", "protocol", "compare_level",
-          "methods", "published", "published_seconds", "tolerance", "quick", "notes"},
-         {"name", "table", "dataset", "subsets"});
-  v.string(spec, "name", "");
-  const std::string table = v.string(spec, "table", "").get<std::string>();
-  if (table != "statistics" && table != "f1") v.fail("table", "expected \"statistics\" or \"f1\", got \"" + table + "\"");
-  v.descriptive_keys(spec);
-  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 1e9);
-
-  v.keys(spec["dataset"], "dataset", {"registry", "variant"}, {"registry"});
-  v.registry_dataset(spec["dataset"], "dataset");
-  const json& registry = dataset_registry()[spec["dataset"]["registry"].get<std::string>()];
-  if (registry.value("format", "") != "conll")
-    v.fail("dataset.registry", "dataset '" + spec["dataset"]["registry"].get<std::string>() + "' is not in CoNLL format");
-
-  const json& subsets = spec["subsets"];
-  if (!subsets.is_object() || subsets.empty()) v.fail("subsets", "expected a non-empty object {name: sentences}");
-  for (const auto& [name, n] : subsets.items())
-    if (!n.is_number_unsigned() || n.get<std::size_t>() == 0)
-      v.fail("subsets." + name, "expected a positive number of sentences");
-
-  if (table == "statistics") {
-    for (const char* key : {"classes", "protocol", "compare_level", "methods", "published_seconds"})
-      if (spec.contains(key)) v.fail(key, "not used by a \"statistics\" table");
-    if (spec.contains("published")) {
-      const json& published = spec["published"];
-      if (!published.is_object()) v.fail("published", "expected an object");
-      for (const auto& [subset, row] : published.items()) {
-        if (!subsets.contains(subset)) v.fail("published." + subset, "no such subset in subsets");
-        v.keys(row, "published." + subset, {"train", "testa", "testb", "features"});
-        if (row.contains("features") && !row["features"].is_number()) v.fail("published." + subset + ".features", "expected a number");
-        for (const char* part : kParts) {
-          if (!row.contains(part)) continue;
-          const std::string where = "published." + subset + "." + part;
-          v.keys(row[part], where, {"max_length", "avg_length", "PER", "LOC", "ORG", "MISC"});
-          for (const auto& [key, value] : row[part].items())
-            if (!value.is_number()) v.fail(where + "." + key, "expected a number");
-        }
-      }
-    }
-    return;
-  }
-
-  // table == "f1"
-  for (const char* key : {"classes", "protocol", "methods"})
-    if (!spec.contains(key)) v.fail("", std::string("missing required key '") + key + "' of an \"f1\" table");
-  const json& classes = spec["classes"];
-  if (!classes.is_array() || classes.empty()) v.fail("classes", "expected a non-empty array of class names");
-  for (const auto& c : classes)
-    if (!c.is_string() || conll_label_of_name(c.get<std::string>()) <= 0)
-      v.fail("classes", "unknown class " + c.dump() + " (known: PER, LOC, ORG, MISC)");
-  v.keys(spec["protocol"], "protocol", {"validation_fraction"}, {"validation_fraction"});
-  v.number(spec["protocol"], "validation_fraction", "protocol", 0.0, 10.0, true);
-  if (spec.contains("compare_level")) {
-    const std::string level = v.string(spec, "compare_level", "").get<std::string>();
-    if (level != "token" && level != "entity") v.fail("compare_level", "expected \"token\" or \"entity\"");
-  }
-  const json& methods = spec["methods"];
-  if (!methods.is_object() || methods.empty()) v.fail("methods", "expected a non-empty object");
-  for (const auto& [label, m] : methods.items()) {
-    const std::string where = "methods." + label;
-    v.keys(m, where, {"kind", "lambda", "max_iterations", "game_tolerance"}, {"kind", "lambda"});
-    const std::string kind = v.string(m, "kind", where).get<std::string>();
-    if (kind != "crf" && kind != "mpg") v.fail(where + ".kind", "unknown method kind '" + kind + "' (known: crf, mpg)");
-    v.positive_grid(m, "lambda", where);
-    if (m.contains("max_iterations") && (!m["max_iterations"].is_number_unsigned() || m["max_iterations"].get<int>() < 1))
-      v.fail(where + ".max_iterations", "expected a positive integer");
-    if (m.contains("game_tolerance")) {
-      if (kind != "mpg") v.fail(where + ".game_tolerance", "only for kind mpg");
-      v.number(m, "game_tolerance", where, 0.0, 1.0, true);
-    }
-  }
-  if (spec.contains("published")) {
-    const json& published = spec["published"];
-    if (!published.is_object()) v.fail("published", "expected an object");
-    for (const auto& [method, per_subset] : published.items()) {
-      if (!methods.contains(method)) v.fail("published." + method, "no such method in methods");
-      if (!per_subset.is_object()) v.fail("published." + method, "expected an object");
-      for (const auto& [subset, sets] : per_subset.items()) {
-        const std::string where = "published." + method + "." + subset;
-        if (!subsets.contains(subset)) v.fail(where, "no such subset in subsets");
-        v.keys(sets, where, {"testa", "testb"});
-        for (const auto& [set, values] : sets.items()) {
-          v.keys(values, where + "." + set, {"PER", "LOC", "ORG", "MISC"});
-          for (const auto& [c, x] : values.items())
-            if (!x.is_number()) v.fail(where + "." + set + "." + c, "expected a number");
-        }
-      }
-    }
-  }
-  if (spec.contains("published_seconds") && !spec["published_seconds"].is_object())
-    v.fail("published_seconds", "expected an object");
+const std::vector<MethodKind>& sequence_methods() {
+  static const std::vector<MethodKind> kinds = {
+      {"crf",
+       "L2-regularized linear-chain CRF over the five labels (baselines/crf.hpp): one model scores every class. "
+       "L-BFGS from θ = 0 with the Wolfe line search.",
+       ParameterTable({kLambda, integer_parameter("max_iterations", 300, 1, 1000000000, "L-BFGS iterations")})},
+      {"mpg",
+       "Linear-chain F1 MPG (lib/models/linear_chain_mpg.hpp): one model per target class, a game per sentence on "
+       "the token-level F1 of that class. L-BFGS with an Armijo line search from a seeded N(0, 0.01²) θ (θ = 0 is a "
+       "degenerate kink of the objective); a test sentence is labelled by its game's most probable predictor action.",
+       ParameterTable({kLambda, integer_parameter("max_iterations", 100, 1, 1000000000, "L-BFGS iterations"),
+                       number_parameter("game_tolerance", 1e-6, 0.0, 1.0,
+                                        "double-oracle gap of each sentence game, in training and prediction", true)})},
+  };
+  return kinds;
 }
 
-namespace {
+// ---- Data --------------------------------------------------------------------------------------
 
-struct ConllFile {
-  std::string path;
-  std::string sha256;
-  std::string text;
-};
-
-ConllFile load_conll_file(const std::string& dataset, const std::string& variant, const std::string& part) {
-  const json& file = dataset_registry().at(dataset).at("variants").at(variant).at(part);
-  ConllFile out;
-  out.path = (std::filesystem::path(data_directory()) / file.at("file").get<std::string>()).string();
-  if (!std::filesystem::exists(out.path))
-    throw InputError(out.path, "missing data file of dataset '" + dataset + "' (" + variant + ", " + part +
-                                   "); set MPG_DATA_DIR or run scripts/fetch_data.sh");
-  out.text = read_file(out.path);  // decompressed; the registry hash is of the content
-  out.sha256 = sha256_hex(out.text);
-  const std::string expected = file.at("sha256").get<std::string>();
-  if (out.sha256 != expected)
-    throw InputError(out.path, "sha256 mismatch: expected " + expected + ", got " + out.sha256 +
-                                   " (wrong or corrupt file for dataset '" + dataset + "' " + variant + " " + part + ")");
-  return out;
-}
-
-std::string fixed(double x, int digits) { return fmt::format("{:.{}f}", x, digits); }
-std::string signed_fixed(double x, int digits) { return fmt::format("{:+.{}f}", x, digits); }
-
-class SequenceExperiment {
- public:
-  SequenceExperiment(json spec, std::string path, const RunOptions& options)
-      : spec_(std::move(spec)), path_(std::move(path)), options_(options) {
-    name_ = spec_["name"].get<std::string>();
-    registry_ = spec_["dataset"]["registry"].get<std::string>();
-    const json& entry = dataset_registry()[registry_];
-    variant_ = spec_["dataset"].value("variant", entry.value("default_variant", std::string()));
-    revision_ = source_revision();
-    results_dir_ = results_directory(options);
-    cache_ = CellCache(cache_directory(options, name_));
-    for (const auto& [name, n] : spec_["subsets"].items()) subsets_.emplace_back(name, n.get<std::size_t>());
-    std::sort(subsets_.begin(), subsets_.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-    for (const char* part : kParts) files_[part] = load_conll_file(registry_, variant_, part);
-  }
-
-  RunSummary run_statistics();
-  RunSummary run_f1();
-
- private:
-  std::vector<ConllSentence> sentences(const std::string& part, std::size_t first, std::size_t count) const {
-    const ConllFile& f = files_.at(part);
-    return parse_conll(f.text, f.path, first, count);
-  }
-  std::string data_lines() const;
-
-  json spec_;
-  std::string path_;
-  RunOptions options_;
-  std::string name_, registry_, variant_, revision_, results_dir_;
-  CellCache cache_{""};
-  std::vector<std::pair<std::string, std::size_t>> subsets_;
-  std::map<std::string, ConllFile> files_;
-};
-
-std::string SequenceExperiment::data_lines() const {
-  std::string md;
-  const json& variant = dataset_registry()[registry_]["variants"][variant_];
-  md += fmt::format("- registry `{}`, variant `{}` ({})\n", registry_, variant_, variant.value("matches", ""));
-  for (const char* part : kParts)
-    md += fmt::format("- {}: `{}` sha256 `{}`\n", part, files_.at(part).path, files_.at(part).sha256.substr(0, 16));
-  return md;
-}
-
-// ---- Table IX -------------------------------------------------------------------------------
-
-RunSummary SequenceExperiment::run_statistics() {
-  const auto start = clock_type::now();
-  RunSummary summary;
-  summary.name = name_;
-  const json published = spec_.value("published", json::object());
-  const double tolerance = spec_.value("tolerance", 0.0);
-  json rows = json::array();
-  std::string csv = "subset,part,statistic,ours,published,delta,matches\n";
-  std::string wide_header = "| | ";
-  std::string wide_rule = "|---|";
-  std::map<std::string, std::string> wide_rows;
-  const std::vector<std::string> statistics = {"max_length", "avg_length", "PER", "LOC", "ORG", "MISC", "features"};
-  for (const auto& [subset, n] : subsets_) {
-    std::map<std::string, std::map<std::string, double>> ours;
-    for (const char* part : kParts) {
-      const ConllStatistics s = conll_statistics(sentences(part, 0, n));
-      ours[part]["sentences"] = static_cast<double>(s.sentences);
-      ours[part]["tokens"] = static_cast<double>(s.tokens);
-      ours[part]["max_length"] = static_cast<double>(s.max_length);
-      ours[part]["avg_length"] = s.average_length;
-      for (int c = 1; c < kConllLabelCount; ++c) {
-        ours[part][conll_label_names()[static_cast<std::size_t>(c)]] = static_cast<double>(s.label_tokens[static_cast<std::size_t>(c)]);
-        ours[part][conll_label_names()[static_cast<std::size_t>(c)] + "_entities"] =
-            static_cast<double>(s.label_entities[static_cast<std::size_t>(c)]);
-      }
-    }
-    FeatureDictionary dictionary;
-    dictionary.build(sentences("train", 0, n));
-    const double features = static_cast<double>(dictionary.size());
-    for (const char* part : kParts) {
-      wide_header += fmt::format("{} {} | ", subset, part);
-      wide_rule += "---|";
-      for (const auto& statistic : statistics) {
-        if (statistic == "features" && std::string(part) != "train") {
-          wide_rows[statistic] += " |";
-          continue;
-        }
-        const double mine = statistic == "features" ? features : ours[part][statistic];
-        json pub;
-        if (published.contains(subset)) {
-          if (statistic == "features") pub = published[subset].value("features", json());
-          else if (published[subset].contains(part)) pub = published[subset][part].value(statistic, json());
-        }
-        const bool integral = statistic != "avg_length";
-        std::string cell = integral ? fmt::format("{:.0f}", mine) : fixed(mine, 2);
-        json row = {{"subset", subset}, {"part", part}, {"statistic", statistic}, {"ours", mine}};
-        std::string pub_text, delta_text, match_text;
-        if (pub.is_number()) {
-          const double p = pub.get<double>();
-          const double delta = mine - p;
-          const bool matches = std::abs(delta) <= tolerance + 1e-9;
-          ++summary.published_cells;
-          summary.within_tolerance += matches;
-          if (!matches && statistic != "features" && statistic != "max_length" && statistic != "avg_length")
-            summary.outside.push_back(fmt::format("{} {} {}: {} vs {}", subset, part, statistic, mine, p));
-          row["published"] = p;
-          row["delta"] = delta;
-          row["matches"] = matches;
-          pub_text = fmt::format("{:g}", p);
-          delta_text = integral ? fmt::format("{:+.0f}", delta) : signed_fixed(delta, 2);
-          match_text = matches ? "yes" : "no";
-          cell += fmt::format(" ({:g})", p);
-        }
-        csv += fmt::format("{},{},{},{},{},{},{}\n", subset, part, statistic, mine, pub_text, delta_text, match_text);
-        rows.push_back(row);
-        wide_rows[statistic] += " " + cell + " |";
-      }
-      // Extra rows: sentences, tokens, entity counts (not in the thesis table).
-      for (const std::string extra : {"sentences", "tokens"})
-        wide_rows["~" + extra] += fmt::format(" {:.0f} |", ours[part][extra]);
-      for (int c = 1; c < kConllLabelCount; ++c) {
-        const std::string label = conll_label_names()[static_cast<std::size_t>(c)];
-        wide_rows["~" + label + " entities"] += fmt::format(" {:.0f} |", ours[part][label + "_entities"]);
-      }
-    }
-  }
-  std::string md = fmt::format("# {}\n\n", spec_.value("title", name_));
-  md += fmt::format(
-      "Generated by `mpg run experiments/{}.json{}` with the code of revision `{}`{}. Cells read `ours (published)`; "
-      "class rows count **tokens** of the class (B-/I- collapsed). Rows marked ~ are ours only.\n\n",
-      name_, overrides_text(options_), revision_, options_.quick ? " with --quick" : "");
-  md += wide_header + "\n" + wide_rule + "\n";
-  for (const auto& statistic : statistics) md += "| " + statistic + " |" + wide_rows[statistic] + "\n";
-  for (const auto& [key, line] : wide_rows)
-    if (key[0] == '~') md += "| " + key.substr(1) + " |" + line + "\n";
-  md += "\n## Ours vs published\n\n| subset | part | statistic | ours | published | delta | matches |\n|---|---|---|---|---|---|---|\n";
-  for (const auto& row : rows) {
-    if (!row.contains("published")) continue;
-    const bool integral = row["statistic"] != "avg_length";
-    md += fmt::format("| {} | {} | {} | {} | {:g} | {} | {} |\n", row["subset"].get<std::string>(), row["part"].get<std::string>(),
-                      row["statistic"].get<std::string>(),
-                      integral ? fmt::format("{:.0f}", row["ours"].get<double>()) : fixed(row["ours"].get<double>(), 2),
-                      row["published"].get<double>(),
-                      integral ? fmt::format("{:+.0f}", row["delta"].get<double>()) : signed_fixed(row["delta"].get<double>(), 2),
-                      row["matches"].get<bool>() ? "yes" : "**no**");
-  }
-  md += "\n## Data\n\n" + data_lines();
-  md += "\n## Notes\n\n";
-  for (const auto& note : spec_.value("notes", json::array())) md += "- " + note.get<std::string>() + "\n";
-  const double seconds = seconds_since(start);
-  json out = {{"name", name_}, {"title", spec_.value("title", name_)}, {"revision", revision_},
-              {"quick", options_.quick}, {"overrides", options_.overrides}, {"seconds", seconds}, {"rows", rows}};
-  for (const char* part : kParts) out["data"][part] = {{"path", files_.at(part).path}, {"sha256", files_.at(part).sha256}};
-  summary.result_files = write_result_files(results_dir_, name_, options_.quick, md, csv, out);
-  return summary;
-}
-
-// ---- Table X --------------------------------------------------------------------------------
-
-struct SubsetData {
+// One subset conll.N: its sentences per set (validation only for Table X) and, for Table X, their
+// features from the dictionary of its training part.
+struct Subset {
   std::string name;
   std::size_t size = 0;
   std::size_t feature_count = 0;
-  std::map<std::string, std::vector<ConllSentence>> sets;       // train, validation, testa, testb
+  std::map<std::string, std::vector<ConllSentence>> sets;  // train, testa, testb, validation
   std::map<std::string, std::vector<FeaturizedSentence>> featurized;
 };
 
-struct Cell {
-  const SubsetData* subset;
-  std::string method;
-  std::string kind;
-  double lambda;
-  int grid_index;
-  int target;  // MPG: the class; CRF: 0 (all classes from one model)
-  int max_iterations;
-  double game_tolerance;
-};
-
-// Scores of one labelling set: per class token-level and entity-level F1.
+// Per class: token-level and conlleval entity-level F1 of a labelling of `gold`, with the counts.
 json score_set(const std::vector<ConllSentence>& gold, const std::vector<std::vector<int>>& predicted,
                const std::vector<int>& classes) {
   json out = json::object();
@@ -357,47 +85,152 @@ json score_set(const std::vector<ConllSentence>& gold, const std::vector<std::ve
     for (std::size_t k = 0; k < classes.size(); ++k) tokens[k].add(predicted[i], gold[i].labels, classes[k]);
   }
   for (std::size_t k = 0; k < classes.size(); ++k) {
-    const int c = classes[k];
-    out[conll_label_names()[static_cast<std::size_t>(c)]] = {
+    const auto c = static_cast<std::size_t>(classes[k]);
+    out[class_name(classes[k])] = {
         {"token", tokens[k].f1()},
-        {"entity", chunks.f1(c)},
+        {"entity", chunks.f1(classes[k])},
         {"token_counts", {tokens[k].true_positives, tokens[k].predicted, tokens[k].gold}},
-        {"entity_counts", {chunks.correct[static_cast<std::size_t>(c)], chunks.guessed[static_cast<std::size_t>(c)],
-                           chunks.gold[static_cast<std::size_t>(c)]}}};
+        {"entity_counts", {chunks.correct[c], chunks.guessed[c], chunks.gold[c]}}};
   }
   return out;
 }
 
-json run_cell(const Cell& cell, const std::vector<int>& all_classes) {
-  const SubsetData& data = *cell.subset;
+struct Cell {
+  const Subset* subset;
+  std::string kind;
+  int target;  // MPG: the class; CRF: 0 (one model for every class)
+};
+
+// ---- The experiment ----------------------------------------------------------------------------
+
+class SequenceRun : public FamilyRun {
+ public:
+  explicit SequenceRun(json spec);
+  std::vector<CellPlan> cells() override { return plans_; }
+  json validate(std::size_t cell) const override;
+  std::vector<std::pair<std::string, double>> selection(std::size_t cell, const json& validation) const override;
+  std::string validation_line(const json& v) const override {
+    std::string scores;
+    for (const auto& [name, s] : v["validation"].items()) scores += fmt::format(" {} {:.3f}", name, s["token"].get<double>());
+    return fmt::format("validation token F1{}  ({:.1f} s)", scores, v["seconds"].get<double>());
+  }
+  bool has_test_phase() const override { return false; }
+  Tables tables(const Outcome& outcome) const override {
+    return spec_["table"] == "statistics" ? statistics_tables() : f1_tables(outcome);
+  }
+
+ private:
+  std::string group(const Subset& subset, const std::string& method, int label) const {
+    return subset.name + "\n" + method + "\n" + class_name(label);
+  }
+  Tables statistics_tables() const;
+  Tables f1_tables(const Outcome& outcome) const;
+  std::string data_lines() const;
+
+  json spec_;
+  RegistryChoice choice_;
+  std::map<std::string, VerifiedFile> files_;  // by part
+  std::vector<int> classes_;
+  std::vector<std::unique_ptr<Subset>> subsets_;  // by size
+  std::vector<Cell> cells_;
+  std::vector<CellPlan> plans_;
+};
+
+SequenceRun::SequenceRun(json spec) : spec_(std::move(spec)), choice_(registry_choice(spec_["dataset"])) {
+  for (const char* part : kParts) files_[part] = choice_.read(part);
+  auto sentences = [&](const char* part, std::size_t first, std::size_t count) {
+    return parse_conll(files_.at(part).content, files_.at(part).path, first, count);
+  };
+  const bool f1 = spec_["table"] == "f1";
+  for (const auto& c : spec_.value("classes", json::array())) classes_.push_back(conll_label_of_name(c.get<std::string>()));
+  for (const auto& [name, n] : spec_["subsets"].items()) {
+    auto s = std::make_unique<Subset>();
+    s->name = name;
+    s->size = n.get<std::size_t>();
+    for (const char* part : kParts) {
+      s->sets[part] = sentences(part, 0, s->size);
+      if (s->sets[part].size() < s->size)
+        throw InputError(files_.at(part).path, fmt::format("has {} sentences, fewer than subset {} needs ({})",
+                                                           s->sets[part].size(), name, s->size));
+    }
+    if (f1) {
+      const double fraction = spec_["protocol"]["validation_fraction"].get<double>();
+      const auto wanted = static_cast<std::size_t>(std::llround(fraction * static_cast<double>(s->size)));
+      s->sets["validation"] = sentences("train", s->size, wanted);
+      if (s->sets["validation"].size() < wanted)
+        throw InputError(files_.at("train").path,
+                         fmt::format("has too few sentences for {} plus {} validation sentences", name, wanted));
+      FeatureDictionary dictionary;
+      dictionary.build(s->sets["train"]);
+      s->feature_count = dictionary.size();
+      for (const auto& [set, sentences_of_set] : s->sets) s->featurized[set] = dictionary.featurize(sentences_of_set);
+    }
+    subsets_.push_back(std::move(s));
+  }
+  std::stable_sort(subsets_.begin(), subsets_.end(), [](const auto& a, const auto& b) { return a->size < b->size; });
+  for (auto& [part, file] : files_) file.content.clear();  // parsed; the hashes are what the tables need
+  if (!f1) return;  // Table IX: no cells
+
+  json class_names = json::array();
+  for (int c : classes_) class_names.push_back(class_name(c));
+  for (const auto& s : subsets_)
+    for (const auto& [method, m] : spec_["methods"].items()) {
+      const std::string kind = m["kind"].get<std::string>();
+      const ParameterValues values(sequence_labeling_family().method(kind).parameters, m);
+      for (const auto& lambda : m["lambda"]) {
+        const std::vector<int> targets = kind == "mpg" ? classes_ : std::vector<int>{0};
+        for (int target : targets) {
+          cells_.push_back({s.get(), kind, target});
+          const std::string shown = kind == "mpg" ? class_name(target) : "all";
+          plans_.push_back(
+              {method,
+               fmt::format("{:<10} {:<4} {:<4} lambda={}", s->name, method, shown, lambda.get<double>()),
+               {{"data", {choice_.dataset, choice_.variant, files_["train"].sha256, files_["testa"].sha256,
+                          files_["testb"].sha256}},
+                {"subset", s->size},
+                {"validation_sentences", s->sets["validation"].size()},
+                {"target", kind == "mpg" ? json(shown) : json(class_names)}},
+               values.with("lambda", lambda),
+               // Smaller subsets first (an interrupted run leaves whole subsets in the cache), the
+               // long MPG cells first within a subset.
+               -2 * static_cast<int>(s->size) + (kind == "mpg" ? 1 : 0)});
+        }
+      }
+    }
+}
+
+json SequenceRun::validate(std::size_t cell) const {
+  const Cell& c = cells_[cell];
+  const ParameterValues& p = plans_[cell].parameters;
+  const Subset& data = *c.subset;
   const ChainLayout layout{data.feature_count, kConllLabelCount};
   json result;
   const auto start = clock_type::now();
-  if (cell.kind == "crf") {
-    CrfOptions options;
-    options.lambda = cell.lambda;
-    options.max_iterations = cell.max_iterations;
-    const CrfModel model = train_crf(data.featurized.at("train"), layout, options);
+  auto record = [&](const OptimizerSummary& summary) {
     result["train_seconds"] = seconds_since(start);
-    result["iterations"] = model.summary.iterations;
-    result["converged"] = model.summary.converged();
-    result["optimizer"] = model.summary.message;
+    result["iterations"] = summary.iterations;
+    result["converged"] = summary.converged();
+    result["optimizer"] = summary.message;
+  };
+  if (c.kind == "crf") {
+    CrfOptions options;
+    options.lambda = p.number("lambda");
+    options.max_iterations = static_cast<int>(p.integer("max_iterations"));
+    const CrfModel model = train_crf(data.featurized.at("train"), layout, options);
+    record(model.summary);
     for (const char* set : kEvaluationSets) {
       std::vector<std::vector<int>> predicted;
       for (const auto& s : data.featurized.at(set)) predicted.push_back(model.predict(s));
-      result[set] = score_set(data.sets.at(set), predicted, all_classes);
+      result[set] = score_set(data.sets.at(set), predicted, classes_);
     }
   } else {
     LinearChainMpgOptions options;
-    options.target = cell.target;
-    options.lambda = cell.lambda;
-    options.max_iterations = cell.max_iterations;
-    options.game_tolerance = cell.game_tolerance;
+    options.target = c.target;
+    options.lambda = p.number("lambda");
+    options.max_iterations = static_cast<int>(p.integer("max_iterations"));
+    options.game_tolerance = p.number("game_tolerance");
     const LinearChainMpgModel model = train_linear_chain_mpg(data.featurized.at("train"), layout, options);
-    result["train_seconds"] = seconds_since(start);
-    result["iterations"] = model.summary.optimizer.iterations;
-    result["converged"] = model.summary.converged();
-    result["optimizer"] = model.summary.optimizer.message;
+    record(model.summary.optimizer);
     result["unconverged_training_games"] = model.summary.last_unconverged_games;
     int unconverged = 0;
     for (const char* set : kEvaluationSets) {
@@ -406,11 +239,11 @@ json run_cell(const Cell& cell, const std::vector<int>& all_classes) {
       std::vector<char> converged(featurized.size(), 1);
       tbb::parallel_for(std::size_t{0}, featurized.size(), [&](std::size_t i) {
         bool ok = true;
-        predicted[i] = predict_linear_chain_mpg(model, featurized[i], cell.game_tolerance, &ok);
+        predicted[i] = predict_linear_chain_mpg(model, featurized[i], options.game_tolerance, &ok);
         converged[i] = ok;
       });
-      for (char ok : converged) unconverged += ok ? 0 : 1;
-      result[set] = score_set(data.sets.at(set), predicted, {cell.target});
+      unconverged += static_cast<int>(std::count(converged.begin(), converged.end(), 0));
+      result[set] = score_set(data.sets.at(set), predicted, {c.target});
     }
     result["unconverged_test_games"] = unconverged;
   }
@@ -418,289 +251,343 @@ json run_cell(const Cell& cell, const std::vector<int>& all_classes) {
   return result;
 }
 
-RunSummary SequenceExperiment::run_f1() {
-  const auto start = clock_type::now();
-  const double fraction = spec_["protocol"]["validation_fraction"].get<double>();
-  std::vector<int> classes;
-  for (const auto& c : spec_["classes"]) classes.push_back(conll_label_of_name(c.get<std::string>()));
-  const std::string compare_level = spec_.value("compare_level", "entity");
-  const double tolerance = spec_.value("tolerance", 0.02);
+std::vector<std::pair<std::string, double>> SequenceRun::selection(std::size_t cell, const json& validation) const {
+  const Cell& c = cells_[cell];
+  std::vector<std::pair<std::string, double>> groups;
+  for (int label : c.kind == "mpg" ? std::vector<int>{c.target} : classes_)
+    groups.emplace_back(group(*c.subset, plans_[cell].method, label),
+                        validation["validation"][class_name(label)]["token"].get<double>());
+  return groups;
+}
 
-  // Data per subset.
-  std::vector<std::unique_ptr<SubsetData>> data;
-  for (const auto& [name, n] : subsets_) {
-    auto d = std::make_unique<SubsetData>();
-    d->name = name;
-    d->size = n;
-    d->sets["train"] = sentences("train", 0, n);
-    const auto validation_size = static_cast<std::size_t>(std::llround(fraction * static_cast<double>(n)));
-    d->sets["validation"] = sentences("train", n, validation_size);
-    d->sets["testa"] = sentences("testa", 0, n);
-    d->sets["testb"] = sentences("testb", 0, n);
-    if (d->sets["validation"].size() < validation_size)
-      throw InputError(files_.at("train").path, fmt::format("has too few sentences for conll.{} plus {} validation sentences", n, validation_size));
-    FeatureDictionary dictionary;
-    dictionary.build(d->sets["train"]);
-    d->feature_count = dictionary.size();
-    for (const auto& [set, s] : d->sets) d->featurized[set] = dictionary.featurize(s);
-    data.push_back(std::move(d));
+std::string SequenceRun::data_lines() const {
+  std::string md = fmt::format("- registry `{}`, variant `{}` ({})\n", choice_.dataset, choice_.variant, choice_.fidelity());
+  for (const char* part : kParts)
+    md += fmt::format("- {}: `{}` sha256 `{}`\n", part, files_.at(part).name, files_.at(part).sha256.substr(0, 16));
+  return md;
+}
+
+json data_json(const std::map<std::string, VerifiedFile>& files) {
+  json out;
+  for (const auto& [part, f] : files) out[part] = {{"path", f.name}, {"sha256", f.sha256}};
+  return out;
+}
+
+std::vector<std::string> spec_notes(const json& spec) { return spec.value("notes", std::vector<std::string>{}); }
+
+// The number at object[k1][k2]..., if there is one.
+std::optional<double> number_at(const json& object, std::initializer_list<std::string> keys) {
+  const json* node = &object;
+  for (const auto& key : keys) {
+    if (!node->is_object() || !node->contains(key)) return std::nullopt;
+    node = &(*node)[key];
   }
+  if (!node->is_number()) return std::nullopt;
+  return node->get<double>();
+}
 
-  // Cells: subset x method x lambda (x class for MPG).
-  std::vector<Cell> cells;
-  for (const auto& d : data)
-    for (const auto& [method, m] : spec_["methods"].items()) {
-      const std::string kind = m["kind"].get<std::string>();
-      int index = 0;
-      for (const auto& lambda : m["lambda"]) {
-        Cell cell{d.get(), method, kind, lambda.get<double>(), index++, 0,
-                  m.value("max_iterations", kind == "crf" ? 300 : 100), m.value("game_tolerance", 1e-6)};
-        if (kind == "crf") {
-          cells.push_back(cell);
-        } else {
-          for (int c : classes) {
-            cell.target = c;
-            cells.push_back(cell);
-          }
-        }
-      }
-    }
-  auto key_of = [&](const Cell& c) {
-    json key = {{"experiment", "sequence_labeling/f1"}, {"kind", c.kind}, {"subset", c.subset->size},
-                {"validation_sentences", c.subset->sets.at("validation").size()}, {"lambda", c.lambda},
-                {"max_iterations", c.max_iterations}, {"features", kFeatureVersion}, {"revision", revision_}};
-    for (const char* part : kParts) key["sha256"][part] = files_.at(part).sha256;
-    if (c.kind == "mpg") {
-      key["target"] = conll_label_names()[static_cast<std::size_t>(c.target)];
-      key["game_tolerance"] = c.game_tolerance;
-    } else {
-      json names = json::array();
-      for (int k : classes) names.push_back(conll_label_names()[static_cast<std::size_t>(k)]);
-      key["classes"] = names;
-    }
-    return key;
-  };
-  auto describe = [](const Cell& c) {
-    return fmt::format("{:<10} {:<4} {:<4} lambda={}", c.subset->name, c.method,
-                       c.kind == "mpg" ? conll_label_names()[static_cast<std::size_t>(c.target)] : "all", c.lambda);
-  };
+// ---- Table IX ----------------------------------------------------------------------------------
 
-  RunSummary summary;
-  summary.name = name_;
-  summary.cells = static_cast<int>(cells.size());
-  std::vector<json> results(cells.size());
-  std::atomic<int> cached{0};
-  CellProgress progress(name_, options_.progress, options_.heartbeat_seconds);
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, cell_threads(options_));
-  // Smaller subsets first (an interrupted full run leaves whole subsets in the cache), the long
-  // MPG cells first within a subset.
-  std::vector<std::size_t> order(cells.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    if (cells[a].subset->size != cells[b].subset->size) return cells[a].subset->size < cells[b].subset->size;
-    return cells[a].kind == "mpg" && cells[b].kind != "mpg";
-  });
-  progress.start_phase(static_cast<int>(cells.size()));
-  tbb::parallel_for(std::size_t{0}, order.size(), [&](std::size_t j) {
-    const std::size_t i = order[j];
-    const long token = progress.begin(describe(cells[i]));
-    auto [result, was_cached] = cache_.get_or_compute(key_of(cells[i]), [&] { return run_cell(cells[i], classes); });
-    cached += was_cached;
-    std::string scores;
-    const std::vector<int> shown = cells[i].kind == "mpg" ? std::vector<int>{cells[i].target} : classes;
-    for (int c : shown) {
-      const std::string name = conll_label_names()[static_cast<std::size_t>(c)];
-      scores += fmt::format(" {} {:.3f}", name, result["validation"][name]["token"].get<double>());
-    }
-    progress.finish(token,
-                    fmt::format("{}  validation token F1{}  ({:.1f} s)", describe(cells[i]), scores,
-                                result["seconds"].get<double>()),
-                    was_cached);
-    results[i] = std::move(result);
-  });
-  summary.cached_cells = cached;
-
-  // Selection per (subset, method, class) on validation token F1, first in grid order among ties.
-  struct Choice {
-    std::size_t cell;
-    double validation;
-  };
-  std::map<std::tuple<std::string, std::string, int>, Choice> chosen;
-  for (std::size_t i = 0; i < cells.size(); ++i)
-    for (int c : classes) {
-      if (cells[i].kind == "mpg" && cells[i].target != c) continue;
-      const std::string name = conll_label_names()[static_cast<std::size_t>(c)];
-      const double v = results[i]["validation"][name]["token"].get<double>();
-      const auto key = std::make_tuple(cells[i].subset->name, cells[i].method, c);
-      const auto found = chosen.find(key);
-      if (found == chosen.end() || v > found->second.validation ||
-          (v == found->second.validation && cells[i].grid_index < cells[found->second.cell].grid_index))
-        chosen[key] = {i, v};
-    }
-
+Tables SequenceRun::statistics_tables() const {
   const json published = spec_.value("published", json::object());
-  json rows = json::array();
-  std::string csv =
-      "subset,class,set,method,lambda,validation_token_f1,token_f1,entity_f1,published,compared,delta,within_tolerance,train_seconds\n";
-  std::string md = fmt::format("# {}\n\n", spec_.value("title", name_));
-  md += fmt::format(
-      "Generated by `mpg run experiments/{}.json{}` with the code of revision `{}`{}. F1 in %; **compared with the published "
-      "values: {}-level F1** (the other level is shown beside it). Tolerance ±{} points.\n\n",
-      name_, overrides_text(options_), revision_, options_.quick ? " with --quick (reduced grid)" : "", compare_level,
-      tolerance * 100);
+  const double tolerance = spec_.value("tolerance", 0.0);
+  // Class token counts are reproduced exactly; lengths and feature counts differ by construction
+  // (see the spec's notes), so they are a table of their own.
+  ComparisonTable counts({{"subset", "subset"}, {"part", "part"}, {"statistic", "statistic"}}, {}, tolerance, 0);
+  ComparisonTable other({{"subset", "subset"}, {"part", "part"}, {"statistic", "statistic"}}, {}, tolerance, 2);
+  std::string header = "| |", rule = "|---|";
+  std::map<std::string, std::string> wide;  // statistic -> cells of the thesis' layout
+  std::vector<std::string> statistics(std::begin(kTableIxStatistics), std::end(kTableIxStatistics));
+  statistics.push_back("features");
+  std::vector<std::string> extra_rows = {"sentences", "tokens"};
+  for (int c = 1; c < kConllLabelCount; ++c) extra_rows.push_back(class_name(c) + " entities");
+  for (const auto& s : subsets_) {
+    FeatureDictionary dictionary;
+    dictionary.build(s->sets.at("train"));
+    for (const char* part : kParts) {
+      const ConllStatistics st = conll_statistics(s->sets.at(part));
+      std::map<std::string, double> ours = {{"max_length", static_cast<double>(st.max_length)},
+                                            {"avg_length", st.average_length},
+                                            {"sentences", static_cast<double>(st.sentences)},
+                                            {"tokens", static_cast<double>(st.tokens)}};
+      for (int c = 1; c < kConllLabelCount; ++c) {
+        ours[class_name(c)] = static_cast<double>(st.label_tokens[static_cast<std::size_t>(c)]);
+        ours[class_name(c) + " entities"] = static_cast<double>(st.label_entities[static_cast<std::size_t>(c)]);
+      }
+      if (std::string(part) == "train") ours["features"] = static_cast<double>(dictionary.size());
+      header += fmt::format(" {} {} |", s->name, part);
+      rule += "---|";
+      for (const auto& statistic : statistics) {
+        if (!ours.count(statistic)) {
+          wide[statistic] += " |";
+          continue;
+        }
+        const std::optional<double> pub = statistic == "features" ? number_at(published, {s->name, "features"})
+                                                                   : number_at(published, {s->name, part, statistic});
+        const bool count = conll_label_of_name(statistic) > 0;
+        (count ? counts : other).add({s->name, part, statistic}, ours[statistic], pub);
+        wide[statistic] += fmt::format(" {}{} |", statistic == "avg_length" ? fixed(ours[statistic], 2)
+                                                                           : fmt::format("{:.0f}", ours[statistic]),
+                                       pub ? fmt::format(" ({:g})", *pub) : "");
+      }
+      for (const auto& extra : extra_rows) wide["~" + extra] += fmt::format(" {:.0f} |", ours[extra]);
+    }
+  }
+  Tables out;
+  std::string& md = out.markdown;
+  md += "Cells read `ours (published)`; class rows count **tokens** of the class (B-/I- collapsed); the rows after "
+        "`features` are ours only.\n\n" + header + "\n" + rule + "\n";
+  for (const auto& statistic : statistics) md += "| " + statistic + " |" + wide[statistic] + "\n";
+  for (const auto& extra : extra_rows) md += "| " + extra + " |" + wide["~" + extra] + "\n";
+  md += "\n## Class token counts: ours vs published\n\n" + counts.markdown();
+  md += "\n## Lengths and feature counts: ours vs published (different by construction; see the notes)\n\n" +
+        other.markdown();
+  md += "\n## Data\n\n" + data_lines() + "\n## Notes\n\n";
+  for (const auto& note : spec_notes(spec_)) md += "- " + note + "\n";
+  const std::string other_csv = other.csv();
+  out.csv = counts.csv() + other_csv.substr(other_csv.find('\n') + 1);
+  json rows = counts.rows_json();
+  for (auto& row : other.rows_json()) rows.push_back(std::move(row));
+  out.fields = {{"tolerance", tolerance}, {"rows", rows}, {"data", data_json(files_)}};
+  out.tally = counts.tally();
+  const Tally known = other.tally();
+  out.tally.published_cells += known.published_cells;
+  out.tally.within_tolerance += known.within_tolerance;
+  if (!known.outside.empty())
+    out.tally.outside.push_back(fmt::format("{} length and feature counts differ from the published ones by "
+                                            "construction (see the table's notes)",
+                                            known.outside.size()));
+  return out;
+}
+
+// ---- Table X -----------------------------------------------------------------------------------
+
+Tables SequenceRun::f1_tables(const Outcome& outcome) const {
+  const json published = spec_.value("published", json::object());
+  const std::string level = spec_.value("compare_level", std::string("entity"));
+  const std::string other_level = level == "entity" ? "token" : "entity";
+  const double tolerance = spec_.value("tolerance", 0.02);
   std::vector<std::string> methods;
   for (const auto& [method, m] : spec_["methods"].items()) methods.push_back(method);
-  // Wide table in the thesis' layout.
-  md += "| subset | tag |";
-  std::string rule = "|---|---|";
+  ComparisonTable table({{"subset", "subset"}, {"class", "tag"}, {"set", "set"}, {"method", "method"}},
+                        {{"lambda", "λ", 6},
+                         {"validation_token_f1", "validation token F1", 2, 100},
+                         {"token_f1", "token F1", 2, 100},
+                         {"entity_f1", "entity F1", 2, 100},
+                         {"train_seconds", "training (s)", 1}},
+                        tolerance, 2, 100);
+  // The thesis' layout: one row per subset and class, ours (the other level) | published | Δ.
+  std::string wide = "| subset | tag |", rule = "|---|---|";
   for (const char* set : {"testa", "testb"})
     for (const auto& method : methods) {
-      md += fmt::format(" {} {} ours | published | Δ |", set, method);
+      wide += fmt::format(" {} {} ours | published | Δ |", set, method);
       rule += "---|---|---|";
     }
-  md += "\n" + rule + "\n";
-  std::string long_md =
-      "| subset | tag | set | method | λ | validation token F1 | token F1 | entity F1 | published | Δ | within tol. |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|\n";
-  for (const auto& d : data)
-    for (int c : classes) {
-      const std::string name = conll_label_names()[static_cast<std::size_t>(c)];
-      md += fmt::format("| {} | {} |", d->name, name);
+  wide += "\n" + rule + "\n";
+  for (const auto& s : subsets_)
+    for (int c : classes_) {
+      const std::string name = class_name(c);
+      wide += fmt::format("| {} | {} |", s->name, name);
       for (const char* set : {"testa", "testb"})
         for (const auto& method : methods) {
-          const auto found = chosen.find(std::make_tuple(d->name, method, c));
-          if (found == chosen.end()) {
-            md += " | | |";
+          const auto found = outcome.selected.find(group(*s, method, c));
+          if (found == outcome.selected.end()) {
+            wide += " | | |";
             continue;
           }
-          const json& r = results[found->second.cell];
-          const double token = r[set][name]["token"].get<double>();
-          const double entity = r[set][name]["entity"].get<double>();
-          const double compared = compare_level == "entity" ? entity : token;
-          json pub;
-          if (published.contains(method) && published[method].contains(d->name) &&
-              published[method][d->name].contains(set))
-            pub = published[method][d->name][set].value(name, json());
-          json row = {{"subset", d->name}, {"class", name}, {"set", set}, {"method", method},
-                      {"lambda", cells[found->second.cell].lambda}, {"validation_token_f1", found->second.validation},
-                      {"token_f1", token}, {"entity_f1", entity}, {"compared", compare_level},
-                      {"train_seconds", r["train_seconds"]}};
-          std::string pub_text, delta_text, within_text;
-          if (pub.is_number()) {
-            const double p = pub.get<double>();
-            const double delta = compared - p;
-            const bool within = std::abs(delta) <= tolerance;
-            ++summary.published_cells;
-            summary.within_tolerance += within;
-            // What the selected model's run recorded that can explain a miss: its caps.
-            std::vector<std::string> causes;
-            if (!r.value("converged", true))
-              causes.push_back("training not converged (" + r.value("optimizer", std::string("optimizer cap")) + ")");
-            if (r.value("unconverged_training_games", 0) > 0)
-              causes.push_back(fmt::format("{} training games not converged", r["unconverged_training_games"].get<long>()));
-            if (r.value("unconverged_test_games", 0) > 0)
-              causes.push_back(fmt::format("{} testa/testb games not converged", r["unconverged_test_games"].get<long>()));
-            row["recorded_causes"] = causes;
-            if (!within)
-              summary.outside.push_back(fmt::format("{} {} {} {}: {:.2f} vs {:.2f} ({:+.2f}); {}", d->name, name, set, method,
-                                                    100 * compared, 100 * p, 100 * delta,
-                                                    causes.empty() ? std::string("no cap recorded (see the table's notes)")
-                                                                   : fmt::format("{}", fmt::join(causes, "; "))));
-            row["published"] = p;
-            row["delta"] = delta;
-            row["within_tolerance"] = within;
-            pub_text = fixed(100 * p, 2);
-            delta_text = signed_fixed(100 * delta, 2);
-            within_text = within ? "yes" : "**no**";
-          }
-          md += fmt::format(" {} ({}) | {} | {} |", fixed(100 * compared, 2),
-                            fixed(100 * (compare_level == "entity" ? token : entity), 2), pub_text, delta_text);
-          long_md += fmt::format("| {} | {} | {} | {} | {:g} | {} | {} | {} | {} | {} | {} |\n", d->name, name, set, method,
-                                 cells[found->second.cell].lambda, fixed(100 * found->second.validation, 2),
-                                 fixed(100 * token, 2), fixed(100 * entity, 2), pub_text, delta_text, within_text);
-          csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", d->name, name, set, method,
-                             cells[found->second.cell].lambda, found->second.validation, token, entity,
-                             pub.is_number() ? fmt::format("{}", pub.get<double>()) : "", compare_level,
-                             row.contains("delta") ? fmt::format("{}", row["delta"].get<double>()) : "",
-                             row.contains("within_tolerance") ? (row["within_tolerance"].get<bool>() ? "yes" : "no") : "",
-                             r["train_seconds"].get<double>());
-          rows.push_back(row);
+          const json& r = outcome.validation[found->second];
+          const json& scores = r[set][name];
+          const std::optional<double> pub = number_at(published, {method, s->name, set, name});
+          auto& row = table.add({s->name, name, set, method}, scores[level].get<double>(), pub);
+          row.extra = {{"lambda", plans_[found->second].parameters.number("lambda")},
+                       {"validation_token_f1", r["validation"][name]["token"]},
+                       {"token_f1", scores["token"]},
+                       {"entity_f1", scores["entity"]},
+                       {"compared", level},
+                       {"train_seconds", r["train_seconds"]}};
+          // What the selected model's run recorded that can explain a miss: its caps.
+          if (!r.value("converged", true))
+            row.causes.push_back("training not converged (" + r.value("optimizer", std::string("optimizer cap")) + ")");
+          if (r.value("unconverged_training_games", 0) > 0)
+            row.causes.push_back(fmt::format("{} training games not converged", r["unconverged_training_games"].get<long>()));
+          if (r.value("unconverged_test_games", 0) > 0)
+            row.causes.push_back(fmt::format("{} testa/testb games not converged", r["unconverged_test_games"].get<long>()));
+          wide += fmt::format(" {} ({}) | {} | {} |", fixed(100 * scores[level].get<double>(), 2),
+                            fixed(100 * scores[other_level].get<double>(), 2), pub ? fixed(100 * *pub, 2) : "",
+                            pub ? fixed(100 * (scores[level].get<double>() - *pub), 2, true) : "");
         }
-      md += "\n";
+      wide += "\n";
     }
-  md += fmt::format("\nCells read `ours {} ({} in parentheses)`, in %.\n\n## Selected models\n\n", compare_level,
-                    compare_level == "entity" ? "token" : "entity");
-  md += long_md;
 
-  // Training time per subset and method (every grid point).
-  md += "\n## Training time\n\nMean over the grid of one training (MPG: one class model; the four classes are four "
-        "trainings), on a shared 2-core machine with cells run in parallel, so per-cell times include contention.\n\n"
-        "| subset | method | trainings | mean training (s) | max training (s) | mean L-BFGS iterations | not converged (optimizer) |\n"
-        "|---|---|---|---|---|---|---|\n";
+  Tables out;
+  out.markdown = fmt::format("F1 in %; **compared with the published values: {}-level F1** (the other level is shown "
+                             "beside it). Tolerance ±{} points.\n\n{}\nCells read `ours {} ({} in parentheses)`, in "
+                             "%.\n\n## Selected models: ours ({}-level F1) vs published\n\n{}",
+                             level, 100 * tolerance, wide, level, other_level, level, table.markdown());
+  // Training time per subset and method, over every grid point.
+  std::string& text = out.markdown;
+  text += "\n## Training time\n\nMean over the grid of one training (MPG: one class model; the four classes are four "
+          "trainings), on a shared 2-core machine with cells run in parallel, so per-cell times include contention.\n\n"
+          "| subset | method | trainings | mean training (s) | max training (s) | mean L-BFGS iterations | not converged "
+          "(optimizer) |\n|---|---|---|---|---|---|---|\n";
   json timing = json::array();
   std::vector<std::string> notes;
-  for (const auto& d : data)
+  for (const auto& s : subsets_)
     for (const auto& method : methods) {
       double total = 0.0, longest = 0.0, iterations = 0.0;
       int count = 0, unconverged = 0;
       long unconverged_games = 0;
-      for (std::size_t i = 0; i < cells.size(); ++i) {
-        if (cells[i].subset != d.get() || cells[i].method != method) continue;
-        const double s = results[i]["train_seconds"].get<double>();
-        total += s;
-        longest = std::max(longest, s);
-        iterations += results[i]["iterations"].get<double>();
-        unconverged += results[i]["converged"].get<bool>() ? 0 : 1;
-        unconverged_games += results[i].value("unconverged_training_games", 0) + results[i].value("unconverged_test_games", 0);
+      for (std::size_t i = 0; i < cells_.size(); ++i) {
+        if (cells_[i].subset != s.get() || plans_[i].method != method) continue;
+        const json& r = outcome.validation[i];
+        total += r["train_seconds"].get<double>();
+        longest = std::max(longest, r["train_seconds"].get<double>());
+        iterations += r["iterations"].get<double>();
+        unconverged += r["converged"].get<bool>() ? 0 : 1;
+        unconverged_games += r.value("unconverged_training_games", 0L) + r.value("unconverged_test_games", 0L);
         ++count;
       }
       if (count == 0) continue;
-      md += fmt::format("| {} | {} | {} | {:.1f} | {:.1f} | {:.0f} | {} |\n", d->name, method, count, total / count, longest,
-                        iterations / count, unconverged);
-      timing.push_back({{"subset", d->name}, {"method", method}, {"trainings", count}, {"mean_train_seconds", total / count},
-                        {"max_train_seconds", longest}, {"mean_iterations", iterations / count},
-                        {"optimizer_not_converged", unconverged}});
+      text += fmt::format("| {} | {} | {} | {:.1f} | {:.1f} | {:.0f} | {} |\n", s->name, method, count, total / count,
+                          longest, iterations / count, unconverged);
+      timing.push_back({{"subset", s->name}, {"method", method}, {"trainings", count},
+                        {"mean_train_seconds", total / count}, {"max_train_seconds", longest},
+                        {"mean_iterations", iterations / count}, {"optimizer_not_converged", unconverged}});
       if (unconverged > 0)
         notes.push_back(fmt::format("{} {}: {} of {} trainings stopped at the iteration cap or on a failed line search "
                                     "(non-smooth objective), not at the gradient tolerance.",
-                                    d->name, method, unconverged, count));
+                                    s->name, method, unconverged, count));
       if (unconverged_games > 0)
-        notes.push_back(fmt::format("{} {}: {} sentence games stopped before the double-oracle tolerance.", d->name,
+        notes.push_back(fmt::format("{} {}: {} sentence games stopped before the double-oracle tolerance.", s->name,
                                     method, unconverged_games));
     }
-  md += "\n## Data\n\n" + data_lines();
-  for (const auto& d : data)
-    md += fmt::format("- {}: {} train / {} validation (eng.train sentences {}..{}) / {} testa / {} testb sentences; {} "
-                      "observation features (x {} labels + {} label bigrams = {} weights)\n",
-                      d->name, d->sets["train"].size(), d->sets["validation"].size(), d->size + 1,
-                      d->size + d->sets["validation"].size(), d->sets["testa"].size(), d->sets["testb"].size(),
-                      d->feature_count, kConllLabelCount, (kConllLabelCount + 1) * kConllLabelCount,
-                      ChainLayout{d->feature_count, kConllLabelCount}.size());
-  md += "\n## Notes\n\n";
-  for (const auto& note : spec_.value("notes", json::array())) md += "- " + note.get<std::string>() + "\n";
-  for (const auto& note : notes) md += "- " + note + "\n";
-  const double seconds = seconds_since(start);
-  json out = {{"name", name_}, {"title", spec_.value("title", name_)}, {"revision", revision_},
-              {"quick", options_.quick}, {"overrides", options_.overrides}, {"seconds", seconds}, {"compare_level", compare_level},
-              {"rows", rows}, {"timing", timing}, {"notes", notes}};
-  json all_cells = json::array();
-  for (std::size_t i = 0; i < cells.size(); ++i) {
-    json key = key_of(cells[i]);
-    all_cells.push_back({{"subset", cells[i].subset->name}, {"method", cells[i].method}, {"lambda", cells[i].lambda},
-                         {"target", key.value("target", "all")}, {"result", results[i]}});
+  text += "\n## Data\n\n" + data_lines();
+  for (const auto& s : subsets_)
+    text += fmt::format("- {}: {} train / {} validation (eng.train sentences {}..{}) / {} testa / {} testb sentences; {} "
+                        "observation features (x {} labels + {} label bigrams = {} weights)\n",
+                        s->name, s->sets.at("train").size(), s->sets.at("validation").size(), s->size + 1,
+                        s->size + s->sets.at("validation").size(), s->sets.at("testa").size(),
+                        s->sets.at("testb").size(), s->feature_count, kConllLabelCount,
+                        (kConllLabelCount + 1) * kConllLabelCount, ChainLayout{s->feature_count, kConllLabelCount}.size());
+  text += "\n## Notes\n\n";
+  for (const auto& note : spec_notes(spec_)) text += "- " + note + "\n";
+  for (const auto& note : notes) text += "- " + note + "\n";
+
+  json cells = json::array();
+  for (std::size_t i = 0; i < cells_.size(); ++i)
+    cells.push_back({{"subset", cells_[i].subset->name},
+                     {"method", plans_[i].method},
+                     {"lambda", plans_[i].parameters.number("lambda")},
+                     {"target", cells_[i].kind == "mpg" ? class_name(cells_[i].target) : "all"},
+                     {"result", outcome.validation[i]}});
+  out.csv = table.csv();
+  out.fields = {{"compare_level", level}, {"tolerance", tolerance}, {"rows", table.rows_json()}, {"timing", timing},
+                {"notes", notes}, {"cells", cells}, {"data", data_json(files_)}};
+  out.tally = table.tally();
+  return out;
+}
+
+// ---- The family --------------------------------------------------------------------------------
+
+class SequenceLabelingFamily : public Family {
+ public:
+  std::string name() const override { return "sequence_labeling"; }
+  std::string summary() const override {
+    return "CoNLL-2003 named-entity tables (thesis Tables IX and X). conll.N = the first N sentences of each of "
+           "eng.train, eng.testa and eng.testb (`-DOCSTART-` lines skipped). `\"table\": \"statistics\"` (Table IX) "
+           "has no cells: its numbers come from the data. `\"table\": \"f1\"` (Table X): every (subset, method, λ), "
+           "and for `mpg` every target class, is one cell trained on conll.N and scored on validation, testa and "
+           "testb (token-level and conlleval entity-level F1 per class); per (subset, method, class) the λ with the "
+           "best validation token F1 of that class (first in grid order among ties) is selected and only its "
+           "testa/testb scores are reported. Token features: lib/data/conll.hpp.";
   }
-  out["cells"] = all_cells;
-  for (const char* part : kParts) out["data"][part] = {{"path", files_.at(part).path}, {"sha256", files_.at(part).sha256}};
-  summary.result_files = write_result_files(results_dir_, name_, options_.quick, md, csv, out);
-  return summary;
+  std::vector<SpecKey> keys() const override {
+    return {{"table", true, "`statistics` (Table IX, from the data only) or `f1` (Table X: train and score models)"},
+            {"dataset", true, "`{registry, variant}`: a registry dataset of format `conll` with `train`, `testa`, `testb` files"},
+            {"subsets", true, "`{name: N}`: conll.N = the first N sentences of each of train, testa and testb"},
+            {"classes", false, "`f1` (required): target classes among `PER`, `LOC`, `ORG`, `MISC`"},
+            {"protocol", false,
+             "`f1` (required): `validation_fraction` f in (0, 10]: the validation set of conll.N is the round(f N) "
+             "eng.train sentences after the subset"},
+            {"compare_level", false, "`entity` (default; conlleval chunks) or `token`: which F1 is compared with `published`"},
+            {"methods", false, "`f1` (required): `{label: {kind, parameters}}`, kinds below"},
+            {"published", false,
+             "statistics: `{subset: {train/testa/testb: {max_length, avg_length, PER, LOC, ORG, MISC}, features}}`; "
+             "f1: `{method: {subset: {testa/testb: {PER, LOC, ORG, MISC}}}}` as fractions"},
+            {"tolerance", false,
+             "a cell is within tolerance when \\|ours − published\\| ≤ this (default 0.02 for `f1`, 0 for `statistics`)"}};
+  }
+  const std::vector<MethodKind>& methods() const override { return sequence_methods(); }
+  void validate(const json& spec, const SpecValidator& v) const override;
+  std::unique_ptr<FamilyRun> prepare(const json& spec) const override { return std::make_unique<SequenceRun>(spec); }
+};
+
+// `object` is {name: number} with names among `allowed`.
+void number_object(const SpecValidator& v, const json& object, const std::string& where,
+                   const std::set<std::string>& allowed) {
+  v.keys(object, where, allowed);
+  v.number_table(object, where, 1);
+}
+
+void SequenceLabelingFamily::validate(const json& spec, const SpecValidator& v) const {
+  const std::string table = v.string(spec, "table", "").get<std::string>();
+  if (table != "statistics" && table != "f1") v.fail("table", "expected \"statistics\" or \"f1\", got \"" + table + "\"");
+  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 1e9);
+  v.keys(spec["dataset"], "dataset", {"registry", "variant"}, {"registry"});
+  v.registry_dataset(spec["dataset"], "dataset", {"conll"});
+  const json& subsets = spec["subsets"];
+  if (!subsets.is_object() || subsets.empty()) v.fail("subsets", "expected a non-empty object {name: sentences}");
+  for (const auto& [name, n] : subsets.items())
+    if (!n.is_number_unsigned() || n.get<std::size_t>() == 0)
+      v.fail("subsets." + name, "expected a positive number of sentences");
+  const std::set<std::string> classes = {"PER", "LOC", "ORG", "MISC"};
+  const json published = spec.value("published", json::object());
+  if (!published.is_object()) v.fail("published", "expected an object");
+
+  if (table == "statistics") {
+    for (const char* key : {"classes", "protocol", "compare_level", "methods"})
+      if (spec.contains(key)) v.fail(key, "not used by a \"statistics\" table");
+    for (const auto& [subset, row] : published.items()) {
+      const std::string where = "published." + subset;
+      if (!subsets.contains(subset)) v.fail(where, "no such subset in subsets");
+      v.keys(row, where, {"train", "testa", "testb", "features"});
+      if (row.contains("features") && !row["features"].is_number()) v.fail(where + ".features", "expected a number");
+      for (const char* part : kParts)
+        if (row.contains(part))
+          number_object(v, row[part], where + "." + part,
+                        std::set<std::string>(std::begin(kTableIxStatistics), std::end(kTableIxStatistics)));
+    }
+    return;
+  }
+  for (const char* key : {"classes", "protocol", "methods"})
+    if (!spec.contains(key)) v.fail("", std::string("missing required key '") + key + "' of an \"f1\" table");
+  if (!spec["classes"].is_array() || spec["classes"].empty()) v.fail("classes", "expected a non-empty array of class names");
+  for (const auto& c : spec["classes"])
+    if (!c.is_string() || !classes.count(c.get<std::string>()))
+      v.fail("classes", "unknown class " + c.dump() + " (known: PER, LOC, ORG, MISC)");
+  v.keys(spec["protocol"], "protocol", {"validation_fraction"}, {"validation_fraction"});
+  v.number(spec["protocol"], "validation_fraction", "protocol", 0.0, 10.0, true);
+  if (spec.contains("compare_level")) {
+    const std::string level = v.string(spec, "compare_level", "").get<std::string>();
+    if (level != "token" && level != "entity") v.fail("compare_level", "expected \"token\" or \"entity\"");
+  }
+  for (const auto& [method, per_subset] : published.items()) {
+    const std::string where = "published." + method;
+    if (!spec["methods"].contains(method)) v.fail(where, "no such method in methods");
+    if (!per_subset.is_object()) v.fail(where, "expected an object");
+    for (const auto& [subset, sets] : per_subset.items()) {
+      if (!subsets.contains(subset)) v.fail(where + "." + subset, "no such subset in subsets");
+      v.keys(sets, where + "." + subset, {"testa", "testb"});
+      for (const auto& [set, values] : sets.items()) number_object(v, values, where + "." + subset + "." + set, classes);
+    }
+  }
 }
 
 }  // namespace
 
-RunSummary run_sequence_labeling_experiment(json spec, const std::string& path, const RunOptions& options) {
-  const bool statistics = spec["table"].get<std::string>() == "statistics";
-  SequenceExperiment experiment(std::move(spec), path, options);
-  return statistics ? experiment.run_statistics() : experiment.run_f1();
+const Family& sequence_labeling_family() {
+  static const SequenceLabelingFamily family;
+  return family;
 }
 
 }  // namespace mpg::harness

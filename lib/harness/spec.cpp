@@ -1,112 +1,83 @@
-// Spec loading: JSON, the "quick" merge patch, --set overrides, then validation with messages
-// that name the file and the key (experiments/README.md documents the format).
+// Spec loading: JSON, the "quick" merge patch, --set overrides, then validation of the common keys
+// and, through its Family, the family's keys and methods (lib/harness/spec.hpp).
+#include "lib/harness/spec.hpp"
+
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 
 #include "lib/base/error.hpp"
-#include "lib/harness/common.hpp"
 #include "lib/base/io.hpp"
+#include "lib/harness/family.hpp"
+#include "lib/harness/registry.hpp"
 
 namespace mpg::harness {
 
 using nlohmann::json;
 
-namespace {
+void SpecValidator::fail(const std::string& where, const std::string& what) const {
+  throw InputError(path_, (where.empty() ? "" : where + ": ") + what);
+}
 
-const std::set<std::string> kMethodKinds = {"mpg", "logistic_regression", "ssvm", "ssvm_top_k"};
-
-}  // namespace
-
-void validate_binary_spec(const json& spec, const std::string& path) {
-  const SpecValidator v(path);
-  v.keys(spec, "",
-         {"task", "name", "title", "source", "metric", "k_fraction", "datasets", "protocol", "methods",
-          "published", "published_seconds", "tolerance", "quick", "notes"},
-         {"name", "metric", "datasets", "protocol", "methods"});
-  v.string(spec, "name", "");
-  const std::string metric = v.string(spec, "metric", "").get<std::string>();
-  if (metric != "f1" && metric != "precision_at_k")
-    v.fail("metric", "expected \"f1\" or \"precision_at_k\", got \"" + metric + "\"");
-  if (spec.contains("k_fraction")) v.number(spec, "k_fraction", "", 0.0, 1.0, true);
-  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 1.0);
-  v.descriptive_keys(spec);
-
-  const json& datasets = spec["datasets"];
-  if (!datasets.is_object() || datasets.empty()) v.fail("datasets", "expected a non-empty object");
-  for (const auto& [label, d] : datasets.items()) {
-    const std::string where = "datasets." + label;
-    v.keys(d, where, {"registry", "variant", "positive_label", "one_vs_rest", "classes"},
-           {"registry"});
-    v.registry_dataset(d, where);
-    const bool one_vs_rest = d.contains("one_vs_rest") && d["one_vs_rest"].is_boolean() &&
-                             d["one_vs_rest"].get<bool>();
-    if (d.contains("one_vs_rest") && !d["one_vs_rest"].is_boolean())
-      v.fail(where + ".one_vs_rest", "expected true or false");
-    if (one_vs_rest == d.contains("positive_label"))
-      v.fail(where, "give exactly one of positive_label or one_vs_rest: true");
-    if (d.contains("positive_label") && !d["positive_label"].is_number())
-      v.fail(where + ".positive_label", "expected a number");
-    if (d.contains("classes")) {
-      if (!one_vs_rest) v.fail(where + ".classes", "only with one_vs_rest: true");
-      if (!d["classes"].is_array() || d["classes"].empty())
-        v.fail(where + ".classes", "expected a non-empty array of labels");
-      for (const auto& c : d["classes"])
-        if (!c.is_number()) v.fail(where + ".classes", "expected numbers, got " + c.dump());
+void SpecValidator::keys(const json& object, const std::string& where, const std::set<std::string>& allowed,
+                         const std::set<std::string>& required) const {
+  if (!object.is_object()) fail(where, "expected an object");
+  for (const auto& [key, value] : object.items())
+    if (!allowed.count(key)) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      fail(where, "unknown key '" + key + "' (allowed: " + list + ")");
     }
+  for (const auto& key : required)
+    if (!object.contains(key)) fail(where, "missing required key '" + key + "'");
+}
+
+const json& SpecValidator::string(const json& object, const std::string& key, const std::string& where) const {
+  const json& value = object.at(key);
+  if (!value.is_string()) fail(where.empty() ? key : where + "." + key, "expected a string");
+  return value;
+}
+
+double SpecValidator::number(const json& object, const std::string& key, const std::string& where, double low,
+                             double high, bool open_low) const {
+  const std::string at = where.empty() ? key : where + "." + key;
+  const json& value = object.at(key);
+  if (!value.is_number()) fail(at, "expected a number");
+  const double x = value.get<double>();
+  if (!std::isfinite(x) || x > high || (open_low ? x <= low : x < low))
+    fail(at, "value " + value.dump() + " is outside " + (open_low ? "(" : "[") + json(low).dump() + ", " +
+                 json(high).dump() + "]");
+  return x;
+}
+
+void SpecValidator::registry_dataset(const json& object, const std::string& where,
+                                     const std::set<std::string>& formats) const {
+  const json& registry = dataset_registry();
+  const std::string name = string(object, "registry", where).get<std::string>();
+  if (!registry.contains(name)) fail(where + ".registry", "no dataset '" + name + "' in " + registry_path());
+  if (!formats.empty() && !formats.count(registry[name].value("format", std::string()))) {
+    std::string list;
+    for (const auto& f : formats) list += (list.empty() ? "" : ", ") + f;
+    fail(where + ".registry", "dataset '" + name + "' has format '" + registry[name].value("format", std::string()) +
+                                  "'; this family reads " + list);
   }
+  if (!object.contains("variant")) return;
+  const std::string variant = string(object, "variant", where).get<std::string>();
+  if (!registry[name]["variants"].contains(variant)) {
+    std::string list;
+    for (const auto& [k, _] : registry[name]["variants"].items()) list += (list.empty() ? "" : ", ") + k;
+    fail(where + ".variant", "dataset '" + name + "' has no variant '" + variant + "' (known: " + list + ")");
+  }
+}
 
-  const json& protocol = spec["protocol"];
-  v.keys(protocol, "protocol", {"validation_fraction", "split_seed", "bias"},
-         {"validation_fraction", "split_seed"});
-  v.number(protocol, "validation_fraction", "protocol", 0.0, 1.0, true);
-  if (protocol["validation_fraction"].get<double>() >= 1.0)
-    v.fail("protocol.validation_fraction", "must be < 1");
-  if (!protocol["split_seed"].is_number_unsigned())
-    v.fail("protocol.split_seed", "expected a non-negative integer");
-  if (protocol.contains("bias")) v.number(protocol, "bias", "protocol", 0.0, 1e6);
-
-  const json& methods = spec["methods"];
-  if (!methods.is_object() || methods.empty()) v.fail("methods", "expected a non-empty object");
-  for (const auto& [label, m] : methods.items()) {
-    const std::string where = "methods." + label;
-    v.keys(m, where,
-           {"kind", "lambda", "C", "tolerance", "max_seconds", "max_game_solves", "max_game_iterations",
-            "game_solver", "max_game_rounds"},
-           {"kind"});
-    const std::string kind = v.string(m, "kind", where).get<std::string>();
-    if (!kMethodKinds.count(kind)) v.fail(where + ".kind", "unknown method kind '" + kind + "'");
-    if (kind == "mpg" || kind == "logistic_regression") {
-      if (!m.contains("lambda")) v.fail(where, "method kind '" + kind + "' needs a lambda grid");
-      v.positive_grid(m, "lambda", where);
+void SpecValidator::number_table(const json& object, const std::string& where, int depth) const {
+  if (!object.is_object()) fail(where, "expected an object");
+  for (const auto& [key, value] : object.items()) {
+    if (depth <= 1) {
+      if (!value.is_number()) fail(where + "." + key, "expected a number");
     } else {
-      if (!m.contains("C")) v.fail(where, "method kind '" + kind + "' needs a C grid");
-      v.positive_grid(m, "C", where);
-    }
-    if (m.contains("tolerance")) v.number(m, "tolerance", where, 0.0, 1.0, true);
-    if (m.contains("max_seconds")) v.number(m, "max_seconds", where, 0.0, 1e9);
-    for (const char* cap : {"max_game_solves", "max_game_iterations", "max_game_rounds"})
-      if (m.contains(cap)) v.number(m, cap, where, 0.0, 1e9);
-    if (m.contains("game_solver")) {
-      const std::string solver = v.string(m, "game_solver", where).get<std::string>();
-      if (solver != "double_oracle" && solver != "marginals")
-        v.fail(where + ".game_solver", "expected double_oracle or marginals, got '" + solver + "'");
-      if (solver == "marginals" && (kind != "mpg" || metric != "f1"))
-        v.fail(where + ".game_solver", "marginals solves the games of mpg methods in an F1 table only");
-    }
-  }
-
-  for (const char* table : {"published", "published_seconds"}) {
-    if (!spec.contains(table)) continue;
-    const json& published = spec[table];
-    if (!published.is_object()) v.fail(table, "expected an object {method: {dataset: value}}");
-    for (const auto& [method, row] : published.items()) {
-      const std::string where = std::string(table) + "." + method;
-      if (!methods.contains(method)) v.fail(where, "no method '" + method + "' in methods");
-      if (!row.is_object()) v.fail(where, "expected an object {dataset: value}");
-      for (const auto& [dataset, value] : row.items()) {
-        if (!datasets.contains(dataset)) v.fail(where + "." + dataset, "no such dataset in datasets");
-        if (!value.is_number()) v.fail(where + "." + dataset, "expected a number");
-      }
+      number_table(value, where + "." + key, depth - 1);
     }
   }
 }
@@ -194,17 +165,75 @@ void apply_override(json& spec, const std::string& assignment, const std::string
   }
 }
 
-// Validates a spec by its experiment type ("task", default "binary").
-void validate(const json& spec, const std::string& path) {
-  const std::string task = spec.contains("task") && spec["task"].is_string() ? spec["task"].get<std::string>()
-                                                                             : "binary";
-  if (spec.contains("task") && !spec["task"].is_string()) throw InputError(path, "task: expected a string");
-  if (task == "binary") return validate_binary_spec(spec, path);
-  if (task == "sequence_labeling") return validate_sequence_labeling_spec(spec, path);
-  if (task == "ranking") return validate_ranking_spec(spec, path);
-  throw InputError(path, "task: unknown experiment type '" + task + "' (known: binary, sequence_labeling, ranking)");
+}  // namespace
+
+const std::vector<SpecKey>& common_keys() {
+  static const std::vector<SpecKey> keys = {
+      {"task", false, "the experiment family (default `binary`)"},
+      {"name", true, "table name: result files `results/<name>[.quick].{md,csv,json}` and the cache are named after it (letters, digits, `_`, `-`, `.`)"},
+      {"title", false, "shown as the table's heading"},
+      {"source", false, "where the published numbers come from"},
+      {"notes", false, "strings printed under the table: protocol choices, substitutions, known deviations"},
+      {"quick", false, "a JSON merge patch applied with `--quick` (a reduced grid that runs in minutes); validated too"}};
+  return keys;
 }
 
+namespace {
+
+// Validates a spec: the common keys here, each method against its kind's parameter table, then
+// the family's own keys.
+void validate_spec(const json& spec, const std::string& path) {
+  const SpecValidator v(path);
+  if (spec.contains("task") && !spec["task"].is_string()) v.fail("task", "expected a string");
+  const std::string task = spec.value("task", std::string("binary"));
+  const Family* family = nullptr;
+  for (const Family* f : families())
+    if (f->name() == task) family = f;
+  if (!family) {
+    std::string known;
+    for (const Family* f : families()) known += (known.empty() ? "" : ", ") + f->name();
+    v.fail("task", "unknown experiment family '" + task + "' (known: " + known + ")");
+  }
+  std::set<std::string> allowed, required;
+  for (const auto& keys : {common_keys(), family->keys()})
+    for (const auto& key : keys) {
+      allowed.insert(key.name);
+      if (key.required) required.insert(key.name);
+    }
+  v.keys(spec, "", allowed, required);
+  const std::string name = v.string(spec, "name", "").get<std::string>();
+  const bool plain = !name.empty() && name.front() != '.' &&
+                     std::all_of(name.begin(), name.end(), [](char c) {
+                       return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+                     });
+  if (!plain) v.fail("name", "expected a file name of letters, digits, '_', '-' and '.' not starting with '.', got \"" + name + "\"");
+  for (const char* key : {"title", "source"})
+    if (spec.contains(key)) v.string(spec, key, "");
+  if (spec.contains("notes")) {
+    if (!spec["notes"].is_array()) v.fail("notes", "expected an array of strings");
+    for (const auto& note : spec["notes"])
+      if (!note.is_string()) v.fail("notes", "expected an array of strings");
+  }
+  if (spec.contains("methods")) {
+    const json& methods = spec["methods"];
+    if (!methods.is_object() || methods.empty()) v.fail("methods", "expected a non-empty object {label: method}");
+    for (const auto& [label, m] : methods.items()) {
+      const std::string where = "methods." + label;
+      if (!m.is_object() || !m.contains("kind")) v.fail(where, "expected an object with a 'kind'");
+      const std::string kind = v.string(m, "kind", where).get<std::string>();
+      const MethodKind* declared = nullptr;
+      for (const auto& k : family->methods())
+        if (k.kind == kind) declared = &k;
+      if (!declared) {
+        std::string known;
+        for (const auto& k : family->methods()) known += (known.empty() ? "" : ", ") + k.kind;
+        v.fail(where + ".kind", "unknown method kind '" + kind + "' (known: " + known + ")");
+      }
+      declared->parameters.validate(m, where, v, {"kind"});
+    }
+  }
+  family->validate(spec, v);
+}
 }  // namespace
 
 json load_spec(const std::string& path, bool quick, const std::vector<std::string>& overrides) {
@@ -223,10 +252,10 @@ json load_spec(const std::string& path, bool quick, const std::vector<std::strin
     return spec;
   };
   json spec = variant(quick);
-  validate(spec, path);
+  validate_spec(spec, path);
   // A spec's quick section must be valid too (checked on the plain spec: with overrides, a run
   // without --quick does not depend on it, and e.g. removing a dataset the patch refines is fine).
-  if (!quick && has_quick && overrides.empty()) validate(variant(true), path + " (with its quick section)");
+  if (!quick && has_quick && overrides.empty()) validate_spec(variant(true), path + " (with its quick section)");
   return spec;
 }
 

@@ -1,0 +1,49 @@
+// The on-disk cell cache of `mpg run` and the code identities its keys and tables carry.
+//
+// Cache keys follow one rule: a cell's key is what its result depends on — the family, the phase,
+// the cell's own description from its family (data hashes, task, method kind with every resolved
+// parameter, grid value) — plus the content stamp of the code the binary was built from. Any
+// change to lib/, baselines/, cli/ or CMakeLists.txt therefore recomputes every cell; nothing in
+// the key is kept by hand.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+
+namespace mpg::harness {
+
+using clock_type = std::chrono::steady_clock;
+double seconds_since(clock_type::time_point t);
+
+// Content stamp of the compiled code as the tree at `directory` holds it now: the SHA-256 of the
+// lines "<SHA-256 of the file>  <path>\n" over the C++ sources and headers under lib/, baselines/
+// and cli/ and CMakeLists.txt, in byte order of their relative paths; "unknown" if there are
+// none. cmake/source_stamp.cmake computes the same into the mpg binary at build time.
+std::string source_stamp(const std::string& directory = MPG_SOURCE_DIR);
+
+// The git revision of the code (lib, baselines, cli, CMakeLists.txt, datasets/registry.json): the
+// abbreviated hash of the last commit touching it, "-dirty" with uncommitted changes to it,
+// "unknown" without git. Printed in every table ("made at revision ...").
+std::string source_revision(const std::string& directory = MPG_SOURCE_DIR);
+
+// Finished cells on disk: <directory>/<sha256(key)[:24]>.json holding {key, result}. A file whose
+// stored key differs (a hash collision), that does not parse, or whose result is not a non-empty
+// object is recomputed. Files are written atomically, so a killed run leaves only whole cells.
+// With `enabled` false nothing is read or written (a build whose code stamp is unknown).
+class CellCache {
+ public:
+  CellCache(std::string directory, bool enabled = true) : directory_(std::move(directory)), enabled_(enabled) {}
+  // The cached result for `key`, or computes, stores and returns it; .second = cached.
+  std::pair<nlohmann::json, bool> get_or_compute(const nlohmann::json& key,
+                                                 const std::function<nlohmann::json()>& compute) const;
+  const std::string& directory() const { return directory_; }
+
+ private:
+  std::string directory_;
+  bool enabled_;
+};
+
+}  // namespace mpg::harness

@@ -1,0 +1,385 @@
+// The one pipeline of the harness (lib/harness/experiment.hpp, family.hpp): spec -> family ->
+// cells -> cached validation in parallel -> selection per group -> cached test of the chosen cells
+// -> tables written atomically, or compared with the tables already written (--check).
+#include <fmt/format.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <set>
+#include <thread>
+
+#include "lib/base/error.hpp"
+#include "lib/base/io.hpp"
+#include "lib/base/sha256.hpp"
+#include "lib/harness/cache.hpp"
+#include "lib/harness/experiment.hpp"
+#include "lib/harness/family.hpp"
+#include "lib/harness/progress.hpp"
+
+namespace mpg::harness {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+const std::vector<const Family*>& families() {
+  static const std::vector<const Family*> all = {&binary_family(), &sequence_labeling_family(), &ranking_family()};
+  return all;
+}
+
+const Family& family_named(const std::string& task) {
+  for (const Family* family : families())
+    if (family->name() == task) return *family;
+  throw Error("no experiment family '" + task + "'");
+}
+
+const MethodKind& Family::method(const std::string& kind) const {
+  for (const auto& m : methods())
+    if (m.kind == kind) return m;
+  throw Error("family '" + name() + "' has no method kind '" + kind + "'");
+}
+
+json FamilyRun::test(std::size_t, const json&) const { throw Error("this family has no test phase"); }
+std::string FamilyRun::test_line(const json&) const { return ""; }
+
+namespace {
+
+std::string results_directory(const RunOptions& options) {
+  return options.results_directory.empty() ? std::string(MPG_SOURCE_DIR) + "/results" : options.results_directory;
+}
+
+// How the spec is named in the tables' provenance line: relative to the source tree when inside it.
+std::string spec_display_path(const std::string& spec_path) {
+  const fs::path absolute = fs::weakly_canonical(fs::absolute(spec_path));
+  const fs::path source = fs::weakly_canonical(fs::path(MPG_SOURCE_DIR));
+  const fs::path relative = absolute.lexically_relative(source);
+  if (!relative.empty() && relative.native().rfind("..", 0) != 0) return relative.generic_string();
+  return absolute.generic_string();
+}
+
+// Writes the result files of one table atomically; returns their paths.
+std::vector<std::string> write_tables(const std::string& directory, const std::string& base, const std::string& md,
+                                      const std::string& csv, const json& out,
+                                      const std::vector<std::pair<std::string, std::string>>& extra) {
+  fs::create_directories(directory);
+  const std::string stem = directory + "/" + base;
+  std::vector<std::string> files = {stem + ".md", stem + ".csv", stem + ".json"};
+  write_file_atomically(files[0], md);
+  write_file_atomically(files[1], csv);
+  write_file_atomically(files[2], out.dump(2) + "\n");
+  for (const auto& [suffix, content] : extra) {
+    files.push_back(stem + suffix);
+    write_file_atomically(files.back(), content);
+  }
+  return files;
+}
+
+// results/README.md: every table in the directory, the code revision it was made at, and the
+// command that regenerates it (rewritten after every run).
+void write_results_index(const std::string& directory) {
+  std::vector<json> tables;
+  for (const auto& entry : fs::directory_iterator(directory)) {
+    if (entry.path().extension() != ".json") continue;
+    const json table = json::parse(read_file(entry.path().string()), nullptr, false);
+    if (table.is_discarded() || !table.is_object() || !table.contains("name") || !table.contains("revision")) continue;
+    json row = {{"file", entry.path().stem().string()},
+                {"title", table.value("title", table["name"].get<std::string>())},
+                {"revision", table["revision"]},
+                {"quick", table.value("quick", false)},
+                {"spec", table.value("spec", "experiments/" + table["name"].get<std::string>() + ".json")},
+                {"overrides", table.value("overrides", json::array())}};
+    tables.push_back(row);
+  }
+  std::sort(tables.begin(), tables.end(), [](const json& a, const json& b) { return a["file"] < b["file"]; });
+  std::string md =
+      "# Results\n\nEvery table here is written by `mpg run` from a spec in `experiments/` (this index is rewritten "
+      "after each run). `./run_all.sh` regenerates them all (`--quick`: the `.quick` tables); "
+      "`./run_all.sh --quick --check` reruns the quick ones and lists every number that drifted.\n\n"
+      "| table | files | made at code revision | regenerate with |\n|---|---|---|---|\n";
+  for (const auto& t : tables) {
+    std::string command = "mpg run " + t["spec"].get<std::string>() + (t["quick"].get<bool>() ? " --quick" : "");
+    for (const auto& o : t["overrides"]) command += " --set '" + o.get<std::string>() + "'";
+    md += fmt::format("| {} | `{}.{{md,csv,json}}` | `{}` | `{}` |\n", t["title"].get<std::string>(),
+                      t["file"].get<std::string>(), t["revision"].get<std::string>(), command);
+  }
+  write_file_atomically(directory + "/README.md", md);
+}
+
+// ---- --check ---------------------------------------------------------------------------------
+
+bool ignored_key(const std::string& key) {
+  return key.find("seconds") != std::string::npos || key.find("revision") != std::string::npos;
+}
+
+std::string text_of(const json& value) {
+  if (value.is_number_float()) return fmt::format("{:.9g}", value.get<double>());
+  return value.dump();
+}
+
+// Identity of an object in an array: its text fields, "a/b/c" ("" when it has none).
+std::string identity(const json& element) {
+  std::string id;
+  if (!element.is_object()) return id;
+  for (const auto& [key, value] : element.items())
+    if (value.is_string()) {
+      if (!id.empty()) id += '/';
+      id += value.get<std::string>();
+    }
+  return id;
+}
+
+// Array elements by identity when every element of both arrays has a distinct one, else by position.
+std::vector<std::pair<std::string, std::pair<const json*, const json*>>> matched(const json& old, const json& fresh) {
+  auto identities = [](const json& array, std::map<std::string, const json*>& by_id) {
+    for (const auto& e : array) {
+      const std::string id = identity(e);
+      if (id.empty() || !by_id.emplace(id, &e).second) return false;
+    }
+    return true;
+  };
+  std::map<std::string, const json*> old_ids, fresh_ids;
+  std::vector<std::pair<std::string, std::pair<const json*, const json*>>> pairs;
+  if (identities(old, old_ids) && identities(fresh, fresh_ids)) {
+    for (const auto& e : old) {
+      const auto found = fresh_ids.find(identity(e));
+      pairs.push_back({identity(e), {&e, found == fresh_ids.end() ? nullptr : found->second}});
+    }
+    for (const auto& e : fresh)
+      if (!old_ids.count(identity(e))) pairs.push_back({identity(e), {nullptr, &e}});
+    return pairs;
+  }
+  for (std::size_t i = 0; i < std::max(old.size(), fresh.size()); ++i)
+    pairs.push_back({std::to_string(i), {i < old.size() ? &old[i] : nullptr, i < fresh.size() ? &fresh[i] : nullptr}});
+  return pairs;
+}
+
+bool holds_numbers(const json& value) {
+  if (value.is_number()) return true;
+  if (value.is_object())
+    for (const auto& [key, v] : value.items())
+      if (!ignored_key(key) && holds_numbers(v)) return true;
+  if (value.is_array())
+    for (const auto& v : value)
+      if (holds_numbers(v)) return true;
+  return false;
+}
+
+void compare(const json& old, const json& fresh, const std::string& where, double tolerance, std::vector<Drift>& drift,
+             std::vector<std::string>* added) {
+  if (old.is_number()) {
+    if (!fresh.is_number()) {
+      drift.push_back({where, text_of(old), fresh.is_null() ? "missing" : text_of(fresh), 0.0});
+      return;
+    }
+    const double a = old.get<double>(), b = fresh.get<double>();
+    if (std::abs(b - a) > tolerance || std::isnan(a) != std::isnan(b)) drift.push_back({where, text_of(old), text_of(fresh), b - a});
+    return;
+  }
+  if (old.is_object()) {
+    for (const auto& [key, value] : old.items()) {
+      if (ignored_key(key) || !holds_numbers(value)) continue;
+      const std::string at = where.empty() ? key : where + "." + key;
+      if (!fresh.is_object() || !fresh.contains(key)) {
+        drift.push_back({at, "present", "missing", 0.0});
+        continue;
+      }
+      compare(value, fresh[key], at, tolerance, drift, added);
+    }
+    if (added && fresh.is_object())
+      for (const auto& [key, value] : fresh.items())
+        if (!ignored_key(key) && holds_numbers(value) && !old.contains(key)) added->push_back(where + "." + key);
+    return;
+  }
+  if (old.is_array()) {
+    if (!fresh.is_array()) {
+      if (holds_numbers(old)) drift.push_back({where, "array", "missing", 0.0});
+      return;
+    }
+    for (const auto& [id, pair] : matched(old, fresh)) {
+      const std::string at = where + "[" + id + "]";
+      if (!pair.second) {
+        if (holds_numbers(*pair.first)) drift.push_back({at, "present", "missing", 0.0});
+      } else if (!pair.first) {
+        if (added && holds_numbers(*pair.second)) added->push_back(at);
+      } else {
+        compare(*pair.first, *pair.second, at, tolerance, drift, added);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Drift> compare_results(const json& old, const json& fresh, double tolerance, std::vector<std::string>* added) {
+  std::vector<Drift> drift;
+  compare(old, fresh, "", tolerance, drift, added);
+  return drift;
+}
+
+// ---- The run ---------------------------------------------------------------------------------
+
+RunSummary run_experiment(const std::string& spec_path, const RunOptions& options) {
+  const auto start = clock_type::now();
+  const json spec = load_spec(spec_path, options.quick, options.overrides);
+  const Family& family = family_named(spec.value("task", std::string("binary")));
+  const std::string name = spec["name"].get<std::string>();
+  const std::string results = results_directory(options);
+  const std::string base = name + (options.quick ? ".quick" : "");
+  // Outputs are checked before the work: a directory that cannot be made fails now, not after hours.
+  if (options.check) {
+    if (!fs::exists(results + "/" + base + ".json"))
+      throw Error("--check: there is no " + results + "/" + base + ".json to compare with (run the spec without --check first)");
+  } else {
+    std::error_code error;
+    fs::create_directories(results, error);
+    if (error || !fs::is_directory(results))
+      throw Error("cannot write the results directory " + results + ": " + (error ? error.message() : "not a directory"));
+  }
+  const std::string stamp = options.code_stamp.empty() ? source_stamp() : options.code_stamp;
+  const bool cache_enabled = stamp != "unknown";
+  if (!cache_enabled && options.progress)
+    fmt::print(stderr, "[{}] the code's content stamp is unknown (no sources beside the binary): the cell cache is off\n", name);
+  const CellCache cache((options.cache_directory.empty() ? results + "/.cache" : options.cache_directory) + "/" + name,
+                        cache_enabled);
+
+  const std::unique_ptr<FamilyRun> run = family.prepare(spec);
+  const std::vector<CellPlan> cells = run->cells();
+  // What a cell's result depends on: the family, the phase, the code, the method kind with every
+  // resolved parameter, and the family's description of the cell (data, task, protocol).
+  auto key_of = [&](std::size_t i, const char* phase) {
+    json key = {{"family", family.name()}, {"phase", phase}, {"code", stamp}, {"cell", cells[i].key}};
+    if (!cells[i].method.empty())
+      key["method"] = {{"kind", spec["methods"][cells[i].method]["kind"]}, {"parameters", cells[i].parameters.all()}};
+    return key;
+  };
+
+  RunSummary summary;
+  summary.name = name;
+  std::atomic<int> cached{0};
+  const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(std::max(1, threads)));
+  CellProgress progress(name, options.progress, options.heartbeat_seconds);
+
+  std::vector<json> validation(cells.size());
+  std::vector<std::size_t> launch(cells.size());  // higher priority first, else cell order
+  std::iota(launch.begin(), launch.end(), std::size_t{0});
+  std::stable_sort(launch.begin(), launch.end(),
+                   [&](std::size_t a, std::size_t b) { return cells[a].priority > cells[b].priority; });
+  progress.start_phase(static_cast<int>(cells.size()));
+  tbb::parallel_for(std::size_t{0}, launch.size(), [&](std::size_t j) {
+    const std::size_t i = launch[j];
+    const long token = progress.begin(cells[i].description);
+    auto [result, was_cached] = cache.get_or_compute(key_of(i, "validation"), [&] { return run->validate(i); });
+    cached += was_cached;
+    progress.finish(token, cells[i].description + "  " + run->validation_line(result), was_cached);
+    validation[i] = std::move(result);
+  });
+
+  // Selection: the best validation score per group; among equal scores the earlier cell (grid order).
+  std::map<std::string, std::size_t> selected;
+  std::map<std::string, double> best;
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    for (const auto& [group, score] : run->selection(i, validation[i])) {
+      if (std::isnan(score)) continue;
+      const auto found = best.find(group);
+      if (found == best.end() || score > found->second) {
+        best[group] = score;
+        selected[group] = i;
+      }
+    }
+
+  std::map<std::size_t, json> tests;
+  if (run->has_test_phase()) {
+    std::set<std::size_t> chosen_set;
+    for (const auto& [group, i] : selected) chosen_set.insert(i);
+    const std::vector<std::size_t> chosen(chosen_set.begin(), chosen_set.end());
+    std::vector<json> results_of(chosen.size());
+    progress.start_phase(static_cast<int>(chosen.size()));
+    tbb::parallel_for(std::size_t{0}, chosen.size(), [&](std::size_t j) {
+      const std::size_t i = chosen[j];
+      const long token = progress.begin(cells[i].description + "  test");
+      auto [result, was_cached] =
+          cache.get_or_compute(key_of(i, "test"), [&] { return run->test(i, validation[i]); });
+      cached += was_cached;
+      progress.finish(token, cells[i].description + "  " + run->test_line(result), was_cached);
+      results_of[j] = std::move(result);
+    });
+    for (std::size_t j = 0; j < chosen.size(); ++j) tests[chosen[j]] = std::move(results_of[j]);
+  }
+  summary.cells = static_cast<int>(cells.size() + tests.size());
+  summary.cached_cells = cached;
+
+  Tables tables = run->tables(Outcome{cells, validation, selected, tests});
+  summary.published_cells = tables.tally.published_cells;
+  summary.within_tolerance = tables.tally.within_tolerance;
+  summary.outside = tables.tally.outside;
+
+  const std::string shown_spec = spec_display_path(spec_path);
+  const std::string spec_sha256 = sha256_file_hex(spec_path);
+  const std::string revision = source_revision();
+  std::string command = "mpg run " + shown_spec + (options.quick ? " --quick" : "");
+  for (const auto& o : options.overrides) command += fmt::format(" --set '{}'", o);
+  const std::string title = spec.value("title", name);
+  const std::string md = fmt::format("# {}\n\nGenerated by `{}` (spec sha256 `{}`) with the code of revision `{}`{}.\n\n{}",
+                                     title, command, spec_sha256.substr(0, 16), revision,
+                                     options.quick ? "; --quick: a reduced grid, a smoke test" : "", tables.markdown);
+  json out = {{"name", name},
+              {"title", title},
+              {"family", family.name()},
+              {"spec", shown_spec},
+              {"spec_sha256", spec_sha256},
+              {"revision", revision},
+              {"quick", options.quick},
+              {"overrides", options.overrides},
+              {"seconds", seconds_since(start)}};
+  for (const auto& [key, value] : tables.fields.items()) out[key] = value;
+
+  if (options.check) {
+    const std::string against = results + "/" + base + ".json";
+    const json old = json::parse(read_file(against), nullptr, false);
+    if (old.is_discarded()) throw InputError(against, "not valid JSON: nothing to check against");
+    summary.drift = compare_results(old, out, options.check_tolerance, &summary.added);
+    summary.checked_against = against;
+    return summary;
+  }
+  summary.result_files = write_tables(results, base, md, tables.csv, out, tables.extra_files);
+  write_results_index(results);
+  return summary;
+}
+
+// ---- The spec reference ------------------------------------------------------------------------
+
+namespace {
+
+std::string key_rows(const std::vector<SpecKey>& keys) {
+  std::string md = "| key | required | meaning |\n|---|---|---|\n";
+  for (const auto& k : keys) md += fmt::format("| `{}` | {} | {} |\n", k.name, k.required ? "yes" : "no", k.help);
+  return md;
+}
+
+}  // namespace
+
+std::string spec_reference() {
+  std::string md =
+      "<!-- Generated by `mpg run --spec-reference` from the families' key lists and the methods' parameter "
+      "tables (lib/harness/<family>.cpp); edit those, not this text. -->\n\n### Every spec\n\n" +
+      key_rows(common_keys());
+  for (const Family* family : families()) {
+    md += fmt::format("\n### Family `{}`\n\n{}\n\n", family->name(), family->summary());
+    md += key_rows(family->keys());
+    for (const auto& m : family->methods()) {
+      md += fmt::format("\n#### `{}` method `{}`\n\n{}\n\n", family->name(), m.kind, m.summary);
+      md += m.parameters.markdown();
+    }
+  }
+  return md;
+}
+
+}  // namespace mpg::harness

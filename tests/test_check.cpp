@@ -1,0 +1,95 @@
+// `mpg run --check` (lib/harness/pipeline.cpp, compare_results): a rerun is compared number by
+// number with the tables already written; a number changed by hand in a result file is reported
+// as a drift with its old and new value, and the command exits with status 3.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "lib/base/io.hpp"
+#include "lib/harness/experiment.hpp"
+#include "tests/run_mpg.hpp"
+#include "tests/temp_dir.hpp"
+
+using namespace mpg::harness;
+using mpg::testing::TempDir;
+using mpg::testing::quote;
+using mpg::testing::run_mpg;
+using nlohmann::json;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+TEST_CASE("compare_results: numbers beyond the tolerance, missing rows and values; times are ignored", "[check]") {
+  const json old = json::parse(R"({"seconds": 5, "revision": "abc", "tolerance": 0.01,
+    "rows": [{"dataset": "A", "method": "LR", "ours": 0.5, "seconds": 1, "ndcg_at": [0.1, 0.2]},
+             {"dataset": "B", "method": "LR", "ours": 0.7}],
+    "notes": ["text is not compared"]})");
+  json fresh = old;
+  fresh["seconds"] = 9;
+  fresh["revision"] = "def";
+  fresh["notes"] = json::array();
+  fresh["rows"][0]["seconds"] = 2;
+  fresh["rows"][1]["ours"] = 0.7 + 1e-9;
+  CHECK(compare_results(old, fresh, 1e-6).empty());
+
+  fresh["rows"][0]["ndcg_at"][1] = 0.25;
+  std::swap(fresh["rows"][0], fresh["rows"][1]);  // rows are matched by their text fields, not position
+  fresh["rows"].push_back(json::parse(R"({"dataset": "C", "method": "LR", "ours": 0.1})"));
+  std::vector<std::string> added;
+  auto drift = compare_results(old, fresh, 1e-6, &added);
+  REQUIRE(drift.size() == 1);
+  CHECK(drift[0].where == "rows[A/LR].ndcg_at[1]");
+  CHECK(drift[0].old_value == "0.2");
+  CHECK(drift[0].new_value == "0.25");
+  CHECK(drift[0].delta == Approx(0.05));
+  CHECK(added == std::vector<std::string>{"rows[C/LR]"});
+
+  fresh["rows"].erase(1);  // row A/LR disappears
+  fresh.erase("tolerance");
+  drift = compare_results(old, fresh, 1e-6);
+  REQUIRE(drift.size() == 2);
+  CHECK(drift[0].where == "rows[A/LR]");
+  CHECK(drift[0].new_value == "missing");
+  CHECK(drift[1].where == "tolerance");
+}
+
+TEST_CASE("mpg run --check: a hand-edited number in a result file is a drift, exit status 3", "[check]") {
+  if (!fs::exists(fs::path(data_directory()) / "optdigits" / "optdigits.tra")) {
+    WARN("skipped: optdigits is not in " << data_directory());
+    return;
+  }
+  TempDir dir;
+  const std::string spec = dir.write("small.json", R"({
+    "name": "small", "metric": "f1",
+    "datasets": {"OPT": {"registry": "optdigits", "one_vs_rest": true, "classes": [0]}},
+    "protocol": {"validation_fraction": 0.3333333333, "split_seed": 5},
+    "methods": {"LR": {"kind": "logistic_regression", "lambda": [1, 4]}},
+    "published": {"LR": {"OPT": 0.9}}, "tolerance": 0.2})");
+  const std::string results = (dir.path() / "results").string();
+  const std::string run = "run " + quote(spec) + " --quiet --results " + quote(results);
+  REQUIRE(run_mpg(dir, run).exit_code == 0);
+  const std::string table = results + "/small.json";
+  const std::string written = mpg::read_file(table);
+
+  const auto same = run_mpg(dir, run + " --check");
+  INFO(same.out << same.err);
+  CHECK(same.exit_code == 0);
+  CHECK_THAT(same.out, Contains("check: every number matches " + table));
+
+  json edited = json::parse(written);
+  const double ours = edited["rows"][0]["ours"].get<double>();
+  edited["rows"][0]["ours"] = ours + 0.01;
+  edited["tasks"][0]["test"] = ours + 0.01;
+  mpg::write_file_atomically(table, edited.dump(2));
+  const auto drifted = run_mpg(dir, run + " --check");
+  INFO(drifted.out << drifted.err);
+  CHECK(drifted.exit_code == 3);
+  CHECK_THAT(drifted.out, Contains("check: 2 numbers drifted from " + table) &&
+                              Contains("DRIFT rows[OPT/LR].ours: old ") && Contains("DRIFT tasks[LR/OPT/class 0].test"));
+  CHECK(mpg::read_file(table) == edited.dump(2));  // --check writes nothing
+
+  // A table that was never written cannot be checked.
+  fs::remove(table);
+  const auto nothing = run_mpg(dir, run + " --check");
+  CHECK(nothing.exit_code == 1);
+  CHECK_THAT(nothing.err, Contains("--check: there is no " + table));
+}
