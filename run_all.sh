@@ -47,6 +47,16 @@ if [ -z "$check" ]; then
     case "$csv" in *.quick.figure8.csv) [ -n "$quick" ] || continue ;; esac
     ./scripts/plot_figure8.sh "$csv" "${csv%.csv}.png" | tee -a "$summary" || status=1
   done
+  # A family may also write gnuplot scripts beside its CSVs (results/<spec>[.quick].<figure>.gp,
+  # reading its CSV and writing <figure>.png from results/).
+  for gp in results/*"$suffix".*.gp; do
+    case "$gp" in *.quick.*.gp) [ -n "$quick" ] || continue ;; esac
+    if ! command -v gnuplot >/dev/null; then
+      echo "run_all.sh: gnuplot is not installed (scripts/setup.sh installs gnuplot-nox); skipping $gp" >&2
+      continue
+    fi
+    (cd results && gnuplot "$(basename "$gp")") && echo "plotted ${gp%.gp}.png" | tee -a "$summary" || status=1
+  done
 fi
 echo
 echo "===== Summary ($(date -u +%Y-%m-%dT%H:%MZ)) ====="
