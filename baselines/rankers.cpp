@@ -96,8 +96,12 @@ class ListNetObjective : public Objective {
   std::vector<Eigen::VectorXd> targets_;
 };
 
-double query_measure(const Ranking& order, const std::vector<int>& relevance, const AdaRankOptions& options) {
-  const QueryMetrics m = evaluate_ranking(order, relevance, options.discount, options.ndcg_k);
+// E(q, ranking by scores): ties by the documents' keys, identical documents averaged (the
+// evaluation conventions of lib/eval/ranking_measures.hpp), so no round profits from file order.
+double query_measure(const Eigen::VectorXd& scores, const RankingQuery& query, const std::vector<DocumentKey>& keys,
+                     const AdaRankOptions& options) {
+  const QueryMetrics m =
+      evaluate_ranking(ranking_by_scores(scores, keys), query.relevance, options.discount, options.ndcg_k, keys);
   return options.measure == AdaRankMeasure::ndcg ? m.ndcg_at[options.ndcg_k - 1] : m.average_precision;
 }
 
@@ -129,12 +133,14 @@ AdaRankModel train_adarank(const std::vector<RankingQuery>& queries, const AdaRa
     if (std::any_of(q.relevance.begin(), q.relevance.end(), [](int r) { return r > 0; })) used.push_back(&q);
   if (used.empty()) throw Error("AdaRank: no training query has a relevant document");
   const std::size_t Q = used.size();
+  std::vector<std::vector<DocumentKey>> keys;
+  for (const RankingQuery* q : used) keys.push_back(document_keys(q->features));
   // E(q, ranking by feature k), fixed over the rounds.
   Eigen::MatrixXd weak(static_cast<Eigen::Index>(Q), d);
   for (std::size_t q = 0; q < Q; ++q)
     for (long k = 0; k < d; ++k)
       weak(static_cast<Eigen::Index>(q), k) =
-          query_measure(ranking_by_scores(used[q]->features.col(k)), used[q]->relevance, options);
+          query_measure(used[q]->features.col(k), *used[q], keys[q], options);
   Eigen::VectorXd distribution = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(Q), 1.0 / static_cast<double>(Q));
   AdaRankModel model;
   Eigen::VectorXd weights = Eigen::VectorXd::Zero(d);
@@ -157,7 +163,7 @@ AdaRankModel train_adarank(const std::vector<RankingQuery>& queries, const AdaRa
     // P_{t+1}(q) proportional to exp(-E(q, f_t)).
     for (std::size_t q = 0; q < Q; ++q)
       distribution[static_cast<Eigen::Index>(q)] =
-          std::exp(-query_measure(ranking_by_scores(used[q]->features * weights), used[q]->relevance, options));
+          std::exp(-query_measure(used[q]->features * weights, *used[q], keys[q], options));
     distribution /= distribution.sum();
   }
   return model;
@@ -253,6 +259,26 @@ RankBoostModel train_rankboost(const std::vector<RankingQuery>& queries, const R
     for (double& v : D) v /= total;
   }
   return model;
+}
+
+LinearRanker best_single_feature(long features, const std::function<double(const LinearRanker&)>& score, int* feature,
+                                 double* sign) {
+  if (features < 1) throw Error("best single feature: no features");
+  LinearRanker best, candidate;
+  double best_score = -INFINITY;
+  for (long k = 0; k < features; ++k)
+    for (const double direction : {1.0, -1.0}) {
+      candidate.weights = Eigen::VectorXd::Zero(features);
+      candidate.weights[k] = direction;
+      const double value = score(candidate);
+      if (value > best_score) {
+        best_score = value;
+        best = candidate;
+        if (feature) *feature = static_cast<int>(k);
+        if (sign) *sign = direction;
+      }
+    }
+  return best;
 }
 
 }  // namespace mpg

@@ -1,5 +1,6 @@
 // Learning-to-rank baselines of thesis Table XII, in-tree and linear as in the LETOR baseline
-// runs. Each ranks a query's documents by a score f(x_j); ties keep file order.
+// runs. Each ranks a query's documents by a score f(x_j); ties are broken by the documents' content
+// keys, never by file order (ranking_by_scores with document_keys, lib/eval/ranking_measures.hpp).
 //   RankSVM    pairwise L2-loss (squared hinge) SVM on pairs of one query with different labels
 //              (Herbrich et al. 2000; Joachims 2002); L-BFGS on the primal.
 //   ListNet    top-1 cross-entropy between softmax(labels) and softmax(w . x) per query (Cao et
@@ -12,6 +13,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <functional>
 #include <vector>
 
 #include "lib/eval/ranking_measures.hpp"
@@ -75,5 +77,12 @@ struct RankBoostModel {
   Eigen::VectorXd scores(const Eigen::MatrixXd& features, std::size_t used = 0) const;
 };
 RankBoostModel train_rankboost(const std::vector<RankingQuery>& queries, const RankBoostOptions& options);
+
+// ---- Best single feature (a diagnostic) -----------------------------------------------------
+// The ranker w = sign * e_k with the largest score(w) over every feature k and both signs (ties:
+// the smaller k, then +1), e.g. a validation measure; LETOR's features are retrieval scores such
+// as BM25, so this is the strongest ranker that learns nothing but a choice. Reports k and the sign.
+LinearRanker best_single_feature(long features, const std::function<double(const LinearRanker&)>& score,
+                                 int* feature = nullptr, double* sign = nullptr);
 
 }  // namespace mpg

@@ -58,7 +58,7 @@ TEST_CASE("NDCG@k of the worked example, both discounts (digest §3)", "[ranking
   CHECK(letor.precision_at[5] == Approx(4.0 / 6.0));
 }
 
-TEST_CASE("Evaluation conventions: empty queries, k beyond the list, ties in file order", "[ranking_measures]") {
+TEST_CASE("Evaluation conventions: empty queries, k beyond the list, unkeyed ties", "[ranking_measures]") {
   SECTION("a query without relevant documents scores 0 everywhere") {
     const auto m = mpg::evaluate_ranking(identity(3), {0, 0, 0}, DcgDiscount::letor, 10);
     for (double v : m.ndcg_at) CHECK(v == 0.0);
@@ -77,7 +77,7 @@ TEST_CASE("Evaluation conventions: empty queries, k beyond the list, ties in fil
     CHECK(m.mean_ndcg == 0.5);
     CHECK(m.average_precision == 0.5);
   }
-  SECTION("ties in the scores keep file order") {
+  SECTION("without keys (values only), ties in the scores keep index order; keyed ties: tests/test_ranking_ties.cpp") {
     Eigen::VectorXd scores(4);
     scores << 0.5, 1.0, 0.5, 1.0;
     CHECK(mpg::ranking_by_scores(scores) == mpg::Ranking{1, 3, 0, 2});

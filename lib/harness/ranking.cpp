@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <set>
 
@@ -37,8 +38,13 @@ namespace {
 using nlohmann::json;
 
 constexpr std::size_t kMaxK = 10;  // NDCG@1..10, P@1..10
-// Label suffix of MPG's second decision rule (ranking by expected gain under Q*).
-constexpr const char* kGainRuleSuffix = " (E[gain] rule)";
+// MPG's other rankings of the same test games, each a row "<label> (<rule>)" of its own:
+// {key in the test cell, rule}. The E[gain] rule is a second decision rule; the θ·x sort is a
+// diagnostic (documents by the top level's learned potential, no game).
+const std::vector<std::pair<std::string, std::string>> kMpgRules = {{"expected_gain_rule", "E[gain] rule"},
+                                                                    {"score_sort", "θ·x sort"}};
+// Method kinds that are diagnostics, not methods of the thesis' table: no ordering claim uses them.
+bool diagnostic_kind(const std::string& kind) { return kind == "file_order" || kind == "best_feature"; }
 
 // ---- Methods -----------------------------------------------------------------------------------
 
@@ -54,8 +60,11 @@ const std::vector<MethodKind>& ranking_methods() {
       {"mpg",
        "MPG with the DCG game (thesis §4.2.4): one game per query, the adversary with one weight vector per relevance "
        "level over the features plus a bias; the objective is the negated dual averaged over queries plus λ/2‖θ‖². "
-       "The validation and test rankings are each query game's most probable predictor permutation; the table adds "
-       "the ranking by expected gain under the adversary's marginals as the row `<label> (E[gain] rule)`.",
+       "The validation and test rankings follow the decision rule of lib/metrics/dcg.hpp: the most probable "
+       "permutation of the canonical equilibrium strategy, the same for every exact solver, ties by the top level's "
+       "potential and then a hash of the features (never file order). The table adds the ranking by expected gain "
+       "under the adversary's marginals as the row `<label> (E[gain] rule)` and, as a diagnostic, the documents "
+       "sorted by the top level's learned potential θ·x as `<label> (θ·x sort)`.",
        ParameterTable({
            kLambda,
            choice_parameter("optimizer", "lbfgs", {"lbfgs", "adadelta", "cutting_plane"},
@@ -69,10 +78,8 @@ const std::vector<MethodKind>& ranking_methods() {
                             "solver of the query games in training: `greedy` (exact, the polymatroid greedy over "
                             "expected discounts, no LP), `lp` (exact compact LP) or `double_oracle`"),
            choice_parameter("decision_game_solver", "same", {"same", "greedy", "lp", "double_oracle"},
-                            "the solver whose predictor strategy gives the validation and test rankings (`same`: "
-                            "`game_solver`); the most probable permutation depends on how the equilibrium is "
-                            "decomposed: `greedy` peels vertices off the expected discounts, `lp` takes a bottleneck "
-                            "Birkhoff decomposition"),
+                            "the solver that solves the validation and test games and certifies their values "
+                            "(`same`: `game_solver`); the rankings are the decision rule's and do not depend on it"),
            number_parameter("game_tolerance", 1e-6, 0.0, 1.0, "equilibrium gap of each query game", true),
            number_parameter("max_game_seconds", 0.0, 0.0, 1e9, "wall-clock cap per query game (0 = none)"),
        })},
@@ -88,6 +95,14 @@ const std::vector<MethodKind>& ranking_methods() {
                                                  "the boosted query measure: NDCG@`ndcg_k` or average precision")),
                        integer_parameter("ndcg_k", 10, 1, 1000, "k of NDCG@k (`measure` `ndcg`)"),
                        integer_parameter("rounds", 200, 1, 1000000, "boosting rounds")})},
+      {"file_order",
+       "Diagnostic: the documents in the order of the data file (no learning). Shows how much a ranking that "
+       "breaks ties by file order could gain from it; every method here breaks ties by content instead.",
+       ParameterTable(std::vector<Parameter>{})},
+      {"best_feature",
+       "Diagnostic: the single LETOR feature (either sign) whose ranking scores best on the validation subset "
+       "(baselines/rankers.hpp, best_single_feature).",
+       ParameterTable(std::vector<Parameter>{})},
       {"rankboost",
        "RankBoost with binary threshold weak rankers on quantile thresholds (baselines/rankers.hpp); the validation "
        "subset chooses the number of rounds.",
@@ -172,13 +187,48 @@ std::unique_ptr<Dataset> load_dataset(const std::string& label, const json& d) {
   return data;
 }
 
-template <class ScoreQuery>
-RankingMetrics evaluate_scores(const std::vector<RankingQuery>& queries, DcgDiscount discount, ScoreQuery scores_of) {
-  RankingMetrics m;
-  for (const auto& q : queries) m.add(evaluate_ranking(ranking_by_scores(scores_of(q)), q.relevance, discount, kMaxK));
-  m.finish();
+bool has_relevant(const RankingQuery& q) {
+  return std::any_of(q.relevance.begin(), q.relevance.end(), [](int r) { return r > 0; });
+}
+
+// A method's metrics over a query set: all queries (Table XII, as LETOR averages) and only the
+// queries with at least one relevant document (the evaluation variant; the others score 0 for
+// every ranking).
+struct QuerySetMetrics {
+  RankingMetrics all, with_relevant;
+};
+
+// Averages ranking_of(q) over the queries. Every measure follows lib/eval/ranking_measures.hpp:
+// identical documents (equal feature vectors) are averaged, so no ranking gains from file order.
+template <class RankQuery>
+QuerySetMetrics evaluate_queries(const std::vector<RankingQuery>& queries, DcgDiscount discount, RankQuery ranking_of) {
+  QuerySetMetrics m;
+  for (const auto& q : queries) {
+    const std::vector<DocumentKey> keys = document_keys(q.features);
+    const QueryMetrics one = evaluate_ranking(ranking_of(q, keys), q.relevance, discount, kMaxK, keys);
+    m.all.add(one);
+    if (has_relevant(q)) m.with_relevant.add(one);
+  }
+  m.all.finish();
+  m.with_relevant.finish();
   return m;
 }
+
+// The same for rankings by a score per document, ties by the documents' keys.
+template <class ScoreQuery>
+QuerySetMetrics evaluate_scores(const std::vector<RankingQuery>& queries, DcgDiscount discount, ScoreQuery scores_of) {
+  return evaluate_queries(queries, discount, [&](const RankingQuery& q, const std::vector<DocumentKey>& keys) {
+    return ranking_by_scores(scores_of(q), keys);
+  });
+}
+
+Ranking file_order(Eigen::Index n) {
+  Ranking order(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  return order;
+}
+
+json metrics_json(const QuerySetMetrics& m) { return {{"all", m.all}, {"with_relevant", m.with_relevant}}; }
 
 json weights_json(const Eigen::VectorXd& w) { return std::vector<double>(w.data(), w.data() + w.size()); }
 
@@ -222,7 +272,8 @@ class RankingRun : public FamilyRun {
   // Each query's MPG game with the learned potentials, solved by the decision solver: the metrics of
   // the thesis' rule (the most probable permutation) and of the expected-gain rule, and the games.
   struct MpgRankings {
-    RankingMetrics order, gain;
+    QuerySetMetrics order;                         // the decision rule
+    std::map<std::string, QuerySetMetrics> rules;  // kMpgRules' keys
     json games;  // per query: seconds, iterations, documents; and how many did not converge
   };
   MpgRankings mpg_rankings(const RankingMpgModel& model, const std::vector<RankingQuery>& queries,
@@ -291,31 +342,46 @@ RankingRun::MpgRankings RankingRun::mpg_rankings(const RankingMpgModel& model, c
                                                  const ParameterValues& p) const {
   const DcgGameSolver solver = decision_solver_of(p);
   const DoubleOracleOptions game = game_options_of(p);
-  std::vector<QueryMetrics> order(queries.size()), gain(queries.size());
-  std::vector<double> seconds(queries.size());
-  std::vector<int> iterations(queries.size()), converged(queries.size()), documents(queries.size());
+  std::vector<RankingMpgPrediction> predictions(queries.size());
   tbb::parallel_for(std::size_t{0}, queries.size(), [&](std::size_t q) {
-    const RankingMpgPrediction prediction = predict_ranking_mpg(model, queries[q].features, solver, game);
-    order[q] = evaluate_ranking(prediction.order, queries[q].relevance, discount_, kMaxK);
-    gain[q] = evaluate_ranking(prediction.expected_gain_order, queries[q].relevance, discount_, kMaxK);
-    seconds[q] = prediction.game.seconds;
-    iterations[q] = prediction.game.iterations;
-    converged[q] = prediction.game.converged;
-    documents[q] = static_cast<int>(queries[q].relevance.size());
+    predictions[q] = predict_ranking_mpg(model, queries[q].features, solver, game);
   });
-  return {average(order), average(gain),
-          {{"seconds", seconds}, {"iterations", iterations}, {"documents", documents},
-           {"unconverged", static_cast<int>(std::count(converged.begin(), converged.end(), 0))}}};
+  auto index_of = [&](const RankingQuery& q) { return static_cast<std::size_t>(&q - queries.data()); };
+  MpgRankings out;
+  out.order = evaluate_queries(queries, discount_, [&](const RankingQuery& q, const std::vector<DocumentKey>&) {
+    return predictions[index_of(q)].order;
+  });
+  out.rules["expected_gain_rule"] = evaluate_queries(
+      queries, discount_,
+      [&](const RankingQuery& q, const std::vector<DocumentKey>&) { return predictions[index_of(q)].expected_gain_order; });
+  out.rules["score_sort"] = evaluate_queries(queries, discount_, [&](const RankingQuery& q, const std::vector<DocumentKey>&) {
+    return predictions[index_of(q)].score_order;
+  });
+  std::vector<double> seconds;
+  std::vector<int> iterations, documents;
+  int unconverged = 0;
+  for (const auto& prediction : predictions) {
+    seconds.push_back(prediction.game.seconds);
+    iterations.push_back(prediction.game.iterations);
+    documents.push_back(static_cast<int>(prediction.order.size()));
+    unconverged += prediction.game.converged ? 0 : 1;
+  }
+  out.games = {{"seconds", seconds}, {"iterations", iterations}, {"documents", documents}, {"unconverged", unconverged}};
+  return out;
 }
 
 std::pair<std::size_t, RankingMetrics> RankingRun::choose_rounds(
     const std::vector<RankingQuery>& validation, std::size_t rounds,
     const std::function<void(std::size_t, std::size_t, Eigen::VectorXd&)>& add_round) const {
   std::vector<Eigen::VectorXd> scores;
-  for (const auto& q : validation) scores.push_back(Eigen::VectorXd::Zero(q.features.rows()));
+  std::vector<std::vector<DocumentKey>> keys;
+  for (const auto& q : validation) {
+    scores.push_back(Eigen::VectorXd::Zero(q.features.rows()));
+    keys.push_back(document_keys(q.features));
+  }
   if (rounds == 0) return {0, evaluate_scores(validation, discount_, [](const RankingQuery& q) {
                              return Eigen::VectorXd(Eigen::VectorXd::Zero(q.features.rows()));
-                           })};
+                           }).all};
   std::size_t best = 0;
   double best_score = -1.0;
   RankingMetrics best_metrics;
@@ -323,7 +389,7 @@ std::pair<std::size_t, RankingMetrics> RankingRun::choose_rounds(
     RankingMetrics m;
     for (std::size_t q = 0; q < validation.size(); ++q) {
       add_round(r, q, scores[q]);
-      m.add(evaluate_ranking(ranking_by_scores(scores[q]), validation[q].relevance, discount_, kMaxK));
+      m.add(evaluate_ranking(ranking_by_scores(scores[q], keys[q]), validation[q].relevance, discount_, kMaxK, keys[q]));
     }
     m.finish();
     if (selection_score(m, selection_) > best_score) {
@@ -361,7 +427,7 @@ json RankingRun::validate(std::size_t cell) const {
     trained = clock_type::now();
     result["training"] = summary.to_json();
     result["weights"] = std::vector<double>(model.theta.data(), model.theta.data() + model.theta.size());
-    metrics = mpg_rankings(model, validation, p).order;
+    metrics = mpg_rankings(model, validation, p).order.all;
   } else if (c.kind == "ranksvm" || c.kind == "listnet") {
     LinearRanker model;
     if (c.kind == "ranksvm") {
@@ -377,7 +443,28 @@ json RankingRun::validate(std::size_t cell) const {
     }
     trained = clock_type::now();
     result["weights"] = weights_json(model.weights);
-    metrics = evaluate_scores(validation, discount_, [&](const RankingQuery& q) { return model.scores(q.features); });
+    metrics = evaluate_scores(validation, discount_, [&](const RankingQuery& q) { return model.scores(q.features); }).all;
+  } else if (c.kind == "file_order") {
+    trained = clock_type::now();
+    metrics = evaluate_queries(validation, discount_, [](const RankingQuery& q, const std::vector<DocumentKey>&) {
+                return file_order(q.features.rows());
+              }).all;
+  } else if (c.kind == "best_feature") {
+    int feature = 0;
+    double sign = 1.0;
+    const LinearRanker model = best_single_feature(
+        d.features,
+        [&](const LinearRanker& candidate) {
+          return selection_score(
+              evaluate_scores(validation, discount_, [&](const RankingQuery& q) { return candidate.scores(q.features); })
+                  .all,
+              selection_);
+        },
+        &feature, &sign);
+    trained = clock_type::now();
+    result["weights"] = weights_json(model.weights);
+    result["feature"] = fmt::format("{}feature {}", sign < 0.0 ? "−" : "", feature + 1);
+    metrics = evaluate_scores(validation, discount_, [&](const RankingQuery& q) { return model.scores(q.features); }).all;
   } else if (c.kind == "adarank") {
     AdaRankOptions options;
     options.measure = p.choice("measure") == "map" ? AdaRankMeasure::map : AdaRankMeasure::ndcg;
@@ -427,7 +514,7 @@ json RankingRun::test(std::size_t cell, const json& validation) const {
   const std::vector<RankingQuery>& test = d.subsets[static_cast<std::size_t>(fold_parts(c.fold).test)];
   json result;
   const auto start = clock_type::now();
-  RankingMetrics m;
+  QuerySetMetrics m;
   if (c.kind == "mpg") {
     RankingMpgModel model;
     model.levels = d.levels;
@@ -436,8 +523,12 @@ json RankingRun::test(std::size_t cell, const json& validation) const {
     model.theta = Eigen::Map<const Eigen::MatrixXd>(w.data(), d.features + 1, d.levels - 1);
     const MpgRankings rankings = mpg_rankings(model, test, p);
     m = rankings.order;
-    result["test_expected_gain_rule"] = rankings.gain;
+    for (const auto& [key, metrics] : rankings.rules) result["rules"][key] = metrics_json(metrics);
     result["games"] = rankings.games;
+  } else if (c.kind == "file_order") {
+    m = evaluate_queries(test, discount_, [](const RankingQuery& q, const std::vector<DocumentKey>&) {
+      return file_order(q.features.rows());
+    });
   } else if (c.kind == "rankboost") {
     RankBoostModel model;
     for (const auto& r : validation["rankers"]) model.rounds.push_back({r[0].get<int>(), r[1].get<double>(), r[2].get<double>()});
@@ -447,7 +538,8 @@ json RankingRun::test(std::size_t cell, const json& validation) const {
     const Eigen::VectorXd weights = Eigen::Map<const Eigen::VectorXd>(w.data(), static_cast<Eigen::Index>(w.size()));
     m = evaluate_scores(test, discount_, [&](const RankingQuery& q) { return Eigen::VectorXd(q.features * weights); });
   }
-  result["test"] = m;
+  result["test"] = m.all;
+  result["test_with_relevant"] = m.with_relevant;
   result["test_seconds"] = seconds_since(start);
   return result;
 }
@@ -457,6 +549,7 @@ std::string number(double x, int digits = 4) { return fixed(x, digits); }
 // One row of Table XII: a method's test metrics on one data set, averaged over the folds.
 struct MethodRow {
   RankingMetrics metrics;
+  RankingMetrics with_relevant;  // over the test queries with >= 1 relevant document
   std::vector<double> fold_mean_ndcg;
   double train_seconds = 0.0, test_seconds = 0.0;
   std::vector<std::string> selected;  // per fold
@@ -486,38 +579,61 @@ Tables RankingRun::tables(const Outcome& outcome) const {
     row.train_seconds += v.value("train_seconds", 0.0) + v.value("validation_seconds", 0.0);
     if (v.contains("training") && !v["training"].value("converged", true)) ++row.unconverged_trainings;
   }
-  std::vector<std::string> gain_rows;  // MPG's second decision rule, from the same test games: rows of their own
+  // MPG's other rankings of its test games (kMpgRules) become rows of their own; they and the
+  // diagnostic kinds are `secondary`: not baselines in the ordering checks, not in Figure 8 unless
+  // a rule of MPG's.
+  std::vector<std::string> rule_rows;
+  std::set<std::string> secondary, off_figure;
+  for (const auto& method : methods)
+    if (diagnostic_kind(spec_["methods"][method]["kind"].get<std::string>())) {
+      secondary.insert(method);
+      off_figure.insert(method);
+    }
   for (const auto& d : datasets_)
     for (const auto& method : methods) {
       MethodRow& row = rows[d->label][method];
-      MethodRow& gain_row = rows[d->label][method + kGainRuleSuffix];
-      std::vector<QueryMetrics> folds, gain_folds;
+      std::vector<QueryMetrics> folds, folds_with_relevant;
+      std::map<std::string, std::vector<QueryMetrics>> rule_folds, rule_folds_with_relevant;
       for (int fold : folds_) {
         const auto found = outcome.selected.find(group(*d, fold, method));
         if (found == outcome.selected.end()) continue;
         const std::size_t i = found->second;
         const json& r = outcome.test.at(i);
         folds.push_back(as_entry(r["test"].get<RankingMetrics>()));
+        folds_with_relevant.push_back(as_entry(r["test_with_relevant"].get<RankingMetrics>()));
         row.fold_mean_ndcg.push_back(folds.back().mean_ndcg);
         row.test_seconds += r.value("test_seconds", 0.0);
         const Parameter* grid = plans_[i].parameters.table().grid();
         std::string choice = grid ? fmt::format("{} = {}", grid->name, plans_[i].parameters.number(grid->name)) : "";
         if (outcome.validation[i].contains("rounds_used"))
           choice += fmt::format("{}rounds = {}", choice.empty() ? "" : ", ", outcome.validation[i]["rounds_used"].get<int>());
+        if (outcome.validation[i].contains("feature"))
+          choice += fmt::format("{}{}", choice.empty() ? "" : ", ", outcome.validation[i]["feature"].get<std::string>());
         row.selected.push_back(fmt::format("fold {}: {}", fold, choice));
         if (!r.contains("games")) continue;
         for (const auto& s : r["games"]["seconds"]) row.game_seconds.push_back(s.get<double>());
         for (const auto& n : r["games"]["documents"]) row.game_documents.push_back(n.get<int>());
         row.unconverged_games += r["games"]["unconverged"].get<int>();
-        gain_folds.push_back(as_entry(r["test_expected_gain_rule"].get<RankingMetrics>()));
-        gain_row.fold_mean_ndcg.push_back(gain_folds.back().mean_ndcg);
+        for (const auto& [key, rule] : kMpgRules) {
+          if (!r.contains("rules") || !r["rules"].contains(key)) continue;
+          rule_folds[key].push_back(as_entry(r["rules"][key]["all"].get<RankingMetrics>()));
+          rule_folds_with_relevant[key].push_back(as_entry(r["rules"][key]["with_relevant"].get<RankingMetrics>()));
+          rows[d->label][fmt::format("{} ({})", method, rule)].fold_mean_ndcg.push_back(rule_folds[key].back().mean_ndcg);
+        }
       }
       row.metrics = average(folds);
-      gain_row.metrics = average(gain_folds);
-      if (gain_row.ran() && std::find(gain_rows.begin(), gain_rows.end(), method + kGainRuleSuffix) == gain_rows.end())
-        gain_rows.push_back(method + kGainRuleSuffix);
+      row.with_relevant = average(folds_with_relevant);
+      for (const auto& [key, rule] : kMpgRules) {
+        if (!rule_folds.contains(key)) continue;
+        const std::string label = fmt::format("{} ({})", method, rule);
+        rows[d->label][label].metrics = average(rule_folds[key]);
+        rows[d->label][label].with_relevant = average(rule_folds_with_relevant[key]);
+        secondary.insert(label);
+        if (key == "score_sort") off_figure.insert(label);
+        if (std::find(rule_rows.begin(), rule_rows.end(), label) == rule_rows.end()) rule_rows.push_back(label);
+      }
     }
-  methods.insert(methods.end(), gain_rows.begin(), gain_rows.end());
+  methods.insert(methods.end(), rule_rows.begin(), rule_rows.end());
   auto row_of = [&](const Dataset& d, const std::string& method) -> const MethodRow& { return rows[d.label][method]; };
 
   Tables out;
@@ -549,9 +665,12 @@ Tables RankingRun::tables(const Outcome& outcome) const {
                          method, m.map);
       for (std::size_t k = 0; k < kMaxK; ++k) csv += fmt::format("{},{},ndcg@{},{:.6f},ours\n", d->label, method, k + 1, m.ndcg_at[k]);
       for (std::size_t k = 0; k < kMaxK; ++k) csv += fmt::format("{},{},p@{},{:.6f},ours\n", d->label, method, k + 1, m.precision_at[k]);
+      csv += fmt::format("{},{},mean_ndcg_with_relevant,{:.6f},ours\n{},{},map_with_relevant,{:.6f},ours\n", d->label,
+                         method, row.with_relevant.mean_ndcg, d->label, method, row.with_relevant.map);
       out_rows.push_back({{"dataset", d->label}, {"method", method}, {"mean_ndcg", m.mean_ndcg},
                           {"mean_ndcg_fold_sd", row.fold_sd()}, {"map", m.map}, {"ndcg_at", m.ndcg_at},
                           {"precision_at", m.precision_at}, {"folds", m.queries},
+                          {"with_relevant", row.with_relevant},
                           {"seconds", row.train_seconds + row.test_seconds}, {"selected", row.selected}});
     }
     if (!published_mean.empty())
@@ -559,6 +678,30 @@ Tables RankingRun::tables(const Outcome& outcome) const {
     md += "\n";
   }
   md += "\n(± the standard deviation over folds.)\n\n";
+  // The evaluation variant: only the queries that have a relevant document (LETOR's averages keep
+  // the others, which score 0 whatever the ranking).
+  md += "## Evaluation variant (not the LETOR convention): Mean NDCG and MAP over the test queries with at least one "
+        "relevant document\n\n| method |";
+  for (const auto& d : datasets_) {
+    std::size_t kept = 0, total = 0;
+    for (int fold : folds_)
+      for (const auto& q : d->subsets[static_cast<std::size_t>(fold_parts(fold).test)]) {
+        kept += has_relevant(q) ? 1 : 0;
+        ++total;
+      }
+    md += fmt::format(" {} Mean NDCG ({} of {} test queries) | {} MAP |", d->label, kept, total, d->label);
+  }
+  md += fmt::format("\n|---|{}\n", fmt::join(std::vector<std::string>(2 * datasets_.size(), "---|"), ""));
+  for (const auto& method : methods) {
+    md += fmt::format("| {} |", method);
+    for (const auto& d : datasets_) {
+      const MethodRow& row = row_of(*d, method);
+      md += row.ran() ? fmt::format(" {} | {} |", number(row.with_relevant.mean_ndcg), number(row.with_relevant.map))
+                      : " - | - |";
+    }
+    md += "\n";
+  }
+  md += "\n";
   for (const auto& d : datasets_) {
     md += fmt::format("## NDCG@k on {} (Figure 8)\n\n| method |", d->label);
     for (std::size_t k = 1; k <= kMaxK; ++k) md += fmt::format(" @{} |", k);
@@ -569,7 +712,8 @@ Tables RankingRun::tables(const Outcome& outcome) const {
       md += fmt::format("| {} |", method);
       for (std::size_t k = 0; k < kMaxK; ++k) {
         md += fmt::format(" {} |", number(m.ndcg_at[k]));
-        figure += fmt::format("{},{},{},{:.6f},ours\n", d->label, method, k + 1, m.ndcg_at[k]);
+        if (!off_figure.contains(method))
+          figure += fmt::format("{},{},{},{:.6f},ours\n", d->label, method, k + 1, m.ndcg_at[k]);
       }
       md += fmt::format(" {} |\n", number(m.map));
     }
@@ -608,11 +752,11 @@ Tables RankingRun::tables(const Outcome& outcome) const {
   const std::string mpg = spec_["methods"].contains("MPG") ? "MPG" : methods.front();
   for (const auto& d : datasets_) {
     const RankingMetrics& ours_m = row_of(*d, mpg).metrics;
-    // The best baseline (not MPG, not its second rule) by value_of: {value, method}, {-1, ""} if none.
+    // The best baseline (not MPG, its other rules or a diagnostic) by value_of: {value, method}, {-1, ""} if none.
     auto best_baseline = [&](auto value_of) {
       std::pair<double, std::string> best{-1.0, ""};
       for (const auto& method : methods)
-        if (method != mpg && !method.ends_with(kGainRuleSuffix) && row_of(*d, method).ran() &&
+        if (method != mpg && !secondary.contains(method) && row_of(*d, method).ran() &&
             value_of(row_of(*d, method).metrics) > best.first)
           best = {value_of(row_of(*d, method).metrics), method};
       return best;

@@ -7,11 +7,24 @@
 
 namespace mpg {
 
-DcgGame::DcgGame(Eigen::MatrixXd potentials, DcgDiscount discount)
+DcgGame::DcgGame(Eigen::MatrixXd potentials, DcgDiscount discount, std::vector<DocumentKey> keys)
     : potentials_(std::move(potentials)), discount_(discount) {
   if (potentials_.rows() < 1 || potentials_.cols() < 2)
     throw Error("DcgGame: potentials must be n x L with n >= 1 documents and L >= 2 levels");
+  if (!keys.empty() && keys.size() != documents())
+    throw Error("DcgGame: " + std::to_string(keys.size()) + " document keys for " + std::to_string(documents()) +
+                " documents");
   for (std::size_t r = 1; r <= documents(); ++r) discounts_.push_back(dcg_discount(discount_, r));
+  std::vector<int> priority(documents());
+  std::iota(priority.begin(), priority.end(), 0);
+  const Eigen::Index top = potentials_.cols() - 1;
+  std::stable_sort(priority.begin(), priority.end(), [&](int a, int b) {
+    if (potentials_(a, top) != potentials_(b, top)) return potentials_(a, top) > potentials_(b, top);
+    return !keys.empty() && keys[static_cast<std::size_t>(a)] < keys[static_cast<std::size_t>(b)];
+  });
+  priority_rank_.resize(documents());
+  for (std::size_t place = 0; place < priority.size(); ++place)
+    priority_rank_[static_cast<std::size_t>(priority[place])] = static_cast<int>(place);
 }
 
 double DcgGame::score(const Action& order, const Action& relevance) const {

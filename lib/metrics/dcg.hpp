@@ -19,11 +19,14 @@ namespace mpg {
 //   predictor  sort documents by g_j = E_Q[2^Y_j - 1], descending                    (Eq. 4.28)
 //   adversary  c_j = E_P[disc(rank of j)]; independently y_j = argmin_s (2^s - 1) c_j - psi_j(s)
 //              (Eq. 4.29; ties to the smallest s).
+// Ties between documents are never broken by their index (file order) where a decision depends
+// on them: the exact solvers and the decision rule below order tied documents by priority_rank().
 class DcgGame final : public Game<std::vector<int>> {
  public:
   using Action = std::vector<int>;
-  // potentials: n x L (L >= 2 levels).
-  DcgGame(Eigen::MatrixXd potentials, DcgDiscount discount);
+  // potentials: n x L (L >= 2 levels). keys: a content key per document (document_keys of its
+  // features), or empty (all keys equal).
+  DcgGame(Eigen::MatrixXd potentials, DcgDiscount discount, std::vector<DocumentKey> keys = {});
 
   std::string metric_name() const override { return "dcg"; }
   double score(const Action& order, const Action& relevance) const override;
@@ -39,6 +42,11 @@ class DcgGame final : public Game<std::vector<int>> {
   int levels() const { return static_cast<int>(potentials_.cols()); }
   const Eigen::MatrixXd& potentials() const { return potentials_; }
   const std::vector<double>& discounts() const { return discounts_; }
+  // The documents' tie-break priority: by the top level's potential psi_j(L-1) descending, then
+  // by key ascending, then by index (reached only by documents with equal potentials and equal
+  // keys, i.e. identical documents, whose order changes no measure). priority_rank()[j] = place
+  // of document j (0 = first).
+  const std::vector<int>& priority_rank() const { return priority_rank_; }
   // The predictor's best-response value against independent per-document level marginals
   // (n x L): only the expected gains matter, so this equals the value against any joint
   // adversary strategy with those marginals.
@@ -48,6 +56,7 @@ class DcgGame final : public Game<std::vector<int>> {
   Eigen::MatrixXd potentials_;
   DcgDiscount discount_;
   std::vector<double> discounts_;  // disc(1..n)
+  std::vector<int> priority_rank_;
 };
 
 }  // namespace mpg
@@ -82,12 +91,39 @@ DcgEquilibrium solve_dcg_game(const DcgGame& game);
 // are the matching LP dual. The predictor's mixed strategy (a decomposition of c into at most
 // ~n permutations, most probable first) is computed only if asked for: learning needs the value
 // and the marginals alone.
+//
+// The greedy raises the pieces of equal slope in the game's priority order (DcgGame::priority_rank),
+// which makes its point the canonical equilibrium strategy of the decision rule below.
 DcgEquilibrium solve_dcg_game_greedy(const DcgGame& game, bool predictor_strategy = true);
 
 // Writes a point c of the permutahedron of `discounts` (sorted descending) as a mixture of
 // permutations (order[i] = document at position i + 1), most probable first: each step peels
-// off the vertex of c's own order as far as the permutahedron allows.
+// off the vertex of c's own order as far as the permutahedron allows. Documents with equal c
+// are ordered by priority_rank (lower first; empty: by index).
 MixedStrategy<std::vector<int>> decompose_permutahedron_point(const Eigen::VectorXd& expected_discounts,
-                                                              const std::vector<double>& discounts);
+                                                              const std::vector<double>& discounts,
+                                                              const std::vector<int>& priority_rank = {});
+
+// The decision rule of a DCG game: one ranking that every exact solver yields, whichever
+// equilibrium it lands on (the predictor's equilibrium strategy is not unique: the optimum is highly
+// degenerate). Write phi_j(c) = min_s (2^s - 1) c - psi_j(s) as its pieces (slope 2^s - 1, in
+// decreasing slope along c) and a predictor strategy by its expected discounts c, split into the
+// amounts x_{j,s} that fill document j's pieces in order. The rule's strategy is
+//     c* = the optimal c whose piece amounts, listed by slope descending and then by the
+//          documents' priority (DcgGame::priority_rank), are lexicographically largest,
+// unique because the optimal set is convex and compact. It is what the polymatroid greedy computes
+// (the feasible piece amounts form a polymatroid, and the greedy in a fixed order returns the
+// lexicographically largest point of a polymatroid in that order, which maximizes every linear
+// objective non-increasing along the order). The ranking is the thesis' rule applied to c*: the
+// most probable permutation of its peeling decomposition (ties in c by priority). The second
+// summary, `expected_gain_order`, ranks the documents by E[2^Y_j - 1] under the adversary marginals
+// the greedy pairs with c* (ties by priority). tests/test_dcg_decision.cpp checks c* against a
+// sequence of LPs over the optimal set, and the decision against the LP and double-oracle solvers.
+struct DcgDecision {
+  Ranking order;                // the most probable permutation of c*'s decomposition
+  Ranking expected_gain_order;  // documents by E_Q[2^Y_j - 1], ties by priority
+  DcgEquilibrium equilibrium;   // the greedy's: c* (expected_discounts), its marginals and decomposition
+};
+DcgDecision dcg_decision(const DcgGame& game);
 
 }  // namespace mpg

@@ -73,13 +73,16 @@ std::vector<double> top_sums(const std::vector<double>& discounts) {
   return sums;
 }
 
-// Documents sorted by c descending (ties by index) and the room left in the polymatroid.
+// Documents sorted by c descending (ties by priority) and the room left in the polymatroid.
 class PolymatroidPoint {
  public:
-  explicit PolymatroidPoint(const std::vector<double>& discounts)
+  PolymatroidPoint(const std::vector<double>& discounts, const std::vector<int>& priority_rank)
       : n_(discounts.size()), c_(n_, 0.0), order_(n_), position_(n_), top_sum_(top_sums(discounts)) {
-    std::iota(order_.begin(), order_.end(), 0);
-    std::iota(position_.begin(), position_.end(), 0);
+    for (std::size_t j = 0; j < n_; ++j) {
+      const auto place = static_cast<std::size_t>(priority_rank[j]);
+      order_[place] = static_cast<int>(j);
+      position_[j] = place;
+    }
   }
 
   // The largest increase of c_j that keeps c(S) <= D(|S|) for every S containing j:
@@ -119,11 +122,15 @@ class PolymatroidPoint {
   std::vector<double> top_sum_;  // D(m)
 };
 
-// Documents by c descending, ties by index.
-std::vector<int> sorted_by_value(const Eigen::VectorXd& c) {
+// Documents by c descending, ties by priority rank (empty: by index).
+std::vector<int> sorted_by_value(const Eigen::VectorXd& c, const std::vector<int>& priority_rank) {
   std::vector<int> order(static_cast<std::size_t>(c.size()));
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return c[a] > c[b]; });
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    if (c[a] != c[b]) return c[a] > c[b];
+    return !priority_rank.empty() &&
+           priority_rank[static_cast<std::size_t>(a)] < priority_rank[static_cast<std::size_t>(b)];
+  });
   return order;
 }
 
@@ -143,8 +150,9 @@ double permutahedron_violation(const Eigen::VectorXd& c, const std::vector<doubl
 // Rounding leaves the sets that should be tight a hair off D(m), and peeling a vertex scales that
 // error by 1 + t per step. Make every nearly tight prefix of c's order exactly tight by shifting
 // each block between consecutive tight prefixes uniformly.
-void snap_to_tight_sets(Eigen::VectorXd& c, const std::vector<double>& top_sum, double tolerance) {
-  const std::vector<int> order = sorted_by_value(c);
+void snap_to_tight_sets(Eigen::VectorXd& c, const std::vector<double>& top_sum, double tolerance,
+                        const std::vector<int>& priority_rank) {
+  const std::vector<int> order = sorted_by_value(c, priority_rank);
   const std::size_t n = order.size();
   double prefix = 0.0, block_sum = 0.0;
   std::size_t block_start = 0;
@@ -163,7 +171,8 @@ void snap_to_tight_sets(Eigen::VectorXd& c, const std::vector<double>& top_sum, 
 }  // namespace
 
 MixedStrategy<std::vector<int>> decompose_permutahedron_point(const Eigen::VectorXd& expected_discounts,
-                                                              const std::vector<double>& discounts) {
+                                                              const std::vector<double>& discounts,
+                                                              const std::vector<int>& priority_rank) {
   const std::size_t n = discounts.size();
   if (static_cast<std::size_t>(expected_discounts.size()) != n)
     throw Error("permutahedron decomposition: " + std::to_string(expected_discounts.size()) + " values for " +
@@ -177,8 +186,8 @@ MixedStrategy<std::vector<int>> decompose_permutahedron_point(const Eigen::Vecto
   // every tight set of c) and c' = c + t (c - v) the farthest point of the permutahedron on that
   // ray (a = t / (1 + t)); c' has a new tight set, so at most ~n steps are needed.
   for (std::size_t step = 0; step <= 2 * n + 1 && remaining > 1e-12; ++step) {
-    snap_to_tight_sets(c, top_sum, 1e-9 * std::max(1.0, top_sum[n]));
-    const std::vector<int> order = sorted_by_value(c);
+    snap_to_tight_sets(c, top_sum, 1e-9 * std::max(1.0, top_sum[n]), priority_rank);
+    const std::vector<int> order = sorted_by_value(c, priority_rank);
     Eigen::VectorXd vertex(static_cast<Eigen::Index>(n));
     for (std::size_t r = 0; r < n; ++r) vertex[order[r]] = discounts[r];
     const Eigen::VectorXd direction = c - vertex;
@@ -227,14 +236,16 @@ DcgEquilibrium solve_dcg_game_greedy(const DcgGame& game, bool predictor_strateg
   DcgEquilibrium eq;
   if (n == 0) return eq;
 
-  // Greedy: pieces by decreasing slope (ties by document, then by position on the c axis).
+  // Greedy: pieces by decreasing slope, ties by the documents' priority (a document has one piece
+  // per slope), never by index: this order defines the decision rule's strategy (dcg.hpp).
+  const std::vector<int>& rank = game.priority_rank();
   std::vector<Piece> pieces;
   for (int j = 0; j < n; ++j) envelope_pieces(psi, j, disc.front(), pieces);
-  std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) {
+  std::stable_sort(pieces.begin(), pieces.end(), [&](const Piece& a, const Piece& b) {
     if (a.level != b.level) return a.level > b.level;
-    return a.document < b.document;
+    return rank[static_cast<std::size_t>(a.document)] < rank[static_cast<std::size_t>(b.document)];
   });
-  PolymatroidPoint point(disc);
+  PolymatroidPoint point(disc, rank);
   for (const Piece& piece : pieces) {
     const double at = point.values()[static_cast<std::size_t>(piece.document)];
     // An earlier piece of this document was cut short: its coordinate is frozen (a tight set
@@ -269,7 +280,7 @@ DcgEquilibrium solve_dcg_game_greedy(const DcgGame& game, bool predictor_strateg
   // group occupying sorted positions a+1..b, with m_k the first tight size above a:
   // T(k) = positions 1..m_k, or, if m_k falls strictly inside the group (then the discounts are
   // equal across it), positions 1..a plus k itself.
-  const std::vector<int> order = sorted_by_value(c);
+  const std::vector<int> order = sorted_by_value(c, rank);
   const std::vector<double> top_sum = top_sums(disc);
   std::vector<double> prefix(static_cast<std::size_t>(n) + 1, 0.0);
   for (int m = 0; m < n; ++m)
@@ -334,9 +345,20 @@ DcgEquilibrium solve_dcg_game_greedy(const DcgGame& game, bool predictor_strateg
   // Certificate: the predictor's best response to the marginals against the adversary's best
   // response to c (which depends on the predictor only through c).
   eq.gap = game.predictor_value_against_marginals(eq.adversary_marginals) - eq.value;
-  if (predictor_strategy) eq.predictor = decompose_permutahedron_point(c, disc);
+  if (predictor_strategy) eq.predictor = decompose_permutahedron_point(c, disc, rank);
   eq.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return eq;
+}
+
+DcgDecision dcg_decision(const DcgGame& game) {
+  DcgDecision decision;
+  decision.equilibrium = solve_dcg_game_greedy(game, /*predictor_strategy=*/true);
+  decision.order = decision.equilibrium.predictor.actions.front();
+  const Eigen::MatrixXd& q = decision.equilibrium.adversary_marginals;
+  Eigen::VectorXd gain = Eigen::VectorXd::Zero(q.rows());
+  for (Eigen::Index s = 1; s < q.cols(); ++s) gain += relevance_gain(static_cast<int>(s)) * q.col(s);
+  decision.expected_gain_order = sorted_by_value(gain, game.priority_rank());
+  return decision;
 }
 
 }  // namespace mpg

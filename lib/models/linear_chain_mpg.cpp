@@ -1,8 +1,10 @@
 // Linear-chain F1 MPG: objective over per-sentence games and training (lib/models/linear_chain_mpg.hpp).
 #include "lib/models/linear_chain_mpg.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <numeric>
 #include <random>
 
 #include "lib/base/error.hpp"
@@ -90,10 +92,44 @@ LinearChainMpgModel train_linear_chain_mpg(const std::vector<FeaturizedSentence>
   return model;
 }
 
+LabelSequence maximin_chain_decision(const LinearChainF1Game& game) {
+  const std::size_t T = game.length();
+  const ChainMarginals marginals = chain_marginals(game.potentials());
+  std::vector<Eigen::Index> positions(T);
+  std::iota(positions.begin(), positions.end(), Eigen::Index{0});
+  std::stable_sort(positions.begin(), positions.end(), [&](Eigen::Index a, Eigen::Index b) {
+    return marginals.unary(a, game.target()) > marginals.unary(b, game.target());
+  });
+  // The guaranteed payoff of a pure labelling: the adversary's best response value against it.
+  auto security = [&](const LabelSequence& action) {
+    MixedStrategy<LabelSequence> pure;
+    pure.actions = {action};
+    pure.probabilities = {1.0};
+    return game.adversary_best_response(pure).value;
+  };
+  std::vector<bool> binary(T, false);
+  LabelSequence best = game.from_binary(binary);
+  double best_value = security(best);
+  for (std::size_t k = 1; k <= T; ++k) {
+    binary[static_cast<std::size_t>(positions[k - 1])] = true;
+    LabelSequence candidate = game.from_binary(binary);
+    const double value = security(candidate);
+    if (value > best_value + 1e-12) {
+      best_value = value;
+      best = std::move(candidate);
+    }
+  }
+  return best;
+}
+
 LabelSequence predict_linear_chain_mpg(const LinearChainMpgModel& model, const FeaturizedSentence& sentence,
-                                       double game_tolerance, bool* converged) {
+                                       double game_tolerance, bool* converged, ChainDecisionRule rule) {
   if (sentence.size() == 0) return {};
   LinearChainF1Game game(chain_scores(sentence, model.theta, model.layout), model.target);
+  if (rule == ChainDecisionRule::maximin) {
+    if (converged) *converged = true;
+    return maximin_chain_decision(game);
+  }
   const GameSolution<LabelSequence> solution = solve_double_oracle(game, game_options(game_tolerance, 500));
   if (converged) *converged = solution.summary.converged();
   return solution.predictor.actions[most_probable_index(solution.predictor)];

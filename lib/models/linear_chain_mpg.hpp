@@ -100,10 +100,24 @@ struct LinearChainMpgModel {
 LinearChainMpgModel train_linear_chain_mpg(const std::vector<FeaturizedSentence>& sentences, ChainLayout layout,
                                            const LinearChainMpgOptions& options);
 
-// Test-time decision (the papers' rule, digest §2.7): solve the sentence's game with the learned
-// theta (no gold in the strategy sets) and return the predictor's most probable pure action as a
-// labelling: target where it predicts C, other labels elsewhere. `converged` reports the game.
+// Test-time decision rules.
+//   most_probable  the papers' rule (digest §2.7): solve the sentence's game with the learned theta
+//                  (no gold in the strategy sets) and return the predictor's most probable pure
+//                  action. The predictor's equilibrium is often not unique, so this depends on the
+//                  equilibrium the double oracle lands on (its seeds, tolerance, LP basis).
+//   maximin        a rule stated on the game alone, which no solver can change (issue 25, item 3):
+//                  the candidates a_0..a_T put C at the k positions with the largest marginal
+//                  P(y_t = C) of the adversary's potential as a chain distribution (exp psi / Z,
+//                  forward-backward; ties: the earlier position); the decision is the candidate
+//                  with the best guaranteed payoff min_y F1(a_k, y) - psi(y) (the adversary's exact
+//                  best response, LCFM), ties to the smaller k. No equilibrium is computed.
+// Both return a labelling: target where C is predicted, other labels elsewhere. `converged`
+// reports the game (always true for maximin).
+enum class ChainDecisionRule { most_probable, maximin };
 LabelSequence predict_linear_chain_mpg(const LinearChainMpgModel& model, const FeaturizedSentence& sentence,
-                                       double game_tolerance = 1e-6, bool* converged = nullptr);
+                                       double game_tolerance = 1e-6, bool* converged = nullptr,
+                                       ChainDecisionRule rule = ChainDecisionRule::most_probable);
+// The maximin rule on one game (see above).
+LabelSequence maximin_chain_decision(const LinearChainF1Game& game);
 
 }  // namespace mpg

@@ -20,6 +20,17 @@ Eigen::MatrixXd potentials_of(const Eigen::MatrixXd& augmented, const Eigen::Mat
   return psi;
 }
 
+QueryGameResult from_equilibrium(DcgEquilibrium eq, const DoubleOracleOptions& options) {
+  QueryGameResult result;
+  result.value = eq.value;
+  result.adversary_marginals = std::move(eq.adversary_marginals);
+  result.predictor = std::move(eq.predictor);
+  result.gap = eq.gap;
+  result.converged = eq.gap <= std::max(options.tolerance, 1e-6) * std::max(1.0, std::abs(eq.value));
+  result.seconds = eq.seconds;
+  return result;
+}
+
 }  // namespace
 
 DcgGameSolver parse_dcg_game_solver(const std::string& name) {
@@ -33,18 +44,10 @@ QueryGameResult solve_query_game(const DcgGame& game, DcgGameSolver solver, cons
                                  const std::vector<std::vector<int>>& warm_predictor,
                                  const std::vector<std::vector<int>>& warm_adversary,
                                  MixedStrategy<std::vector<int>>* adversary, bool predictor_strategy) {
+  if (solver != DcgGameSolver::double_oracle)
+    return from_equilibrium(
+        solver == DcgGameSolver::lp ? solve_dcg_game(game) : solve_dcg_game_greedy(game, predictor_strategy), options);
   QueryGameResult result;
-  if (solver != DcgGameSolver::double_oracle) {
-    DcgEquilibrium eq =
-        solver == DcgGameSolver::lp ? solve_dcg_game(game) : solve_dcg_game_greedy(game, predictor_strategy);
-    result.value = eq.value;
-    result.adversary_marginals = std::move(eq.adversary_marginals);
-    result.predictor = std::move(eq.predictor);
-    result.gap = eq.gap;
-    result.converged = eq.gap <= std::max(options.tolerance, 1e-6) * std::max(1.0, std::abs(eq.value));
-    result.seconds = eq.seconds;
-    return result;
-  }
   const auto solution = solve_double_oracle(game, options, warm_predictor, warm_adversary);
   result.value = solution.summary.value;
   result.adversary_marginals = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(game.documents()), game.levels());
@@ -83,6 +86,7 @@ RankingGames::RankingGames(const std::vector<RankingQuery>& queries, const Ranki
       if (s < 0 || s >= options_.levels)
         throw Error("ranking MPG: relevance " + std::to_string(s) + " outside 0.." + std::to_string(options_.levels - 1));
     augmented_.push_back(with_bias(q.features));
+    keys_.push_back(document_keys(q.features));
   }
 }
 
@@ -98,7 +102,7 @@ void RankingGames::add_gold_features(std::size_t q, Eigen::VectorXd& sum) const 
 RankingGames::Solution RankingGames::solve(std::size_t q, const Eigen::VectorXd& theta, Warm& warm) const {
   const int blocks = options_.levels - 1;
   const Eigen::Map<const Eigen::MatrixXd> weights(theta.data(), features_ + 1, blocks);
-  const DcgGame game(potentials_of(augmented_[q], weights), options_.discount);
+  const DcgGame game(potentials_of(augmented_[q], weights), options_.discount, keys_[q]);
   MixedStrategy<std::vector<int>> adversary;
   const QueryGameResult result = solve_query_game(game, options_.solver, options_.game, warm.predictor, warm.adversary,
                                                   &adversary, /*predictor_strategy=*/false);
@@ -135,22 +139,15 @@ RankingMpgModel train_ranking_mpg(const std::vector<RankingQuery>& queries, cons
 
 RankingMpgPrediction predict_ranking_mpg(const RankingMpgModel& model, const Eigen::MatrixXd& features,
                                          DcgGameSolver solver, const DoubleOracleOptions& game_options) {
-  const DcgGame game(model.potentials(features), model.discount);
+  const std::vector<DocumentKey> keys = document_keys(features);
+  const DcgGame game(model.potentials(features), model.discount, keys);
+  DcgDecision decision = dcg_decision(game);
   RankingMpgPrediction prediction;
-  prediction.game = solve_query_game(game, solver, game_options);
-  prediction.order = prediction.game.predictor.actions.front();
-  const Eigen::MatrixXd& q = prediction.game.adversary_marginals;
-  const Eigen::MatrixXd& psi = game.potentials();
-  Eigen::VectorXd gain = Eigen::VectorXd::Zero(q.rows());
-  for (int s = 1; s < q.cols(); ++s) gain += relevance_gain(s) * q.col(s);
-  Ranking order(static_cast<std::size_t>(q.rows()));
-  for (std::size_t j = 0; j < order.size(); ++j) order[j] = static_cast<int>(j);
-  const Eigen::Index top = psi.cols() - 1;
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    if (gain[a] != gain[b]) return gain[a] > gain[b];
-    return psi(a, top) > psi(b, top);
-  });
-  prediction.expected_gain_order = std::move(order);
+  prediction.order = std::move(decision.order);
+  prediction.expected_gain_order = std::move(decision.expected_gain_order);
+  prediction.score_order = ranking_by_scores(game.potentials().col(game.levels() - 1), keys);
+  prediction.game = solver == DcgGameSolver::greedy ? from_equilibrium(std::move(decision.equilibrium), game_options)
+                                                    : solve_query_game(game, solver, game_options);
   return prediction;
 }
 

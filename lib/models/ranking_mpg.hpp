@@ -100,6 +100,7 @@ class RankingGames {
   RankingMpgOptions options_;
   long features_ = 0;
   std::vector<Eigen::MatrixXd> augmented_;  // (x_j, 1) per query
+  std::vector<std::vector<DocumentKey>> keys_;  // document_keys per query: the games' tie-breaks
 };
 
 using RankingMpgSummary = SumOfGamesSummary;
@@ -123,15 +124,19 @@ class RankingMpgObjective : public Objective {
 RankingMpgModel train_ranking_mpg(const std::vector<RankingQuery>& queries, const RankingMpgOptions& options,
                                   RankingMpgSummary* summary = nullptr);
 
-// The test-time decision (thesis §2.7): the predictor's most probable permutation of the
-// query's game with the learned potentials.
-// `order` is the thesis' rule. `expected_gain_order` is a second, deterministic summary of the
-// same equilibrium reported beside it: documents by E_Q*[2^Y_j - 1] (the predictor's best
-// response to the adversary's equilibrium marginals), ties by the top level's potential
-// psi_j(L-1), then file order.
+// The test-time decision (thesis §2.7) under the decision rule of lib/metrics/dcg.hpp
+// (dcg_decision): the most probable permutation of the canonical equilibrium strategy c* of the
+// query's game with the learned potentials, the same whichever exact solver is used; ties between
+// documents by the top level's potential, then by a hash of the feature vector (never file order).
+// `order` is that rule. `expected_gain_order` is a second summary of the same equilibrium reported
+// beside it: documents by E_Q*[2^Y_j - 1] (the predictor's best response to the adversary marginals
+// paired with c*). `score_order` is a diagnostic, not a game decision: documents by the top
+// level's potential psi_j(L-1) = theta_{L-1} . (x_j, 1). `game` is the solve by `solver`, which
+// certifies the value (gap); the rankings do not depend on it.
 struct RankingMpgPrediction {
   Ranking order;
   Ranking expected_gain_order;
+  Ranking score_order;
   QueryGameResult game;
 };
 RankingMpgPrediction predict_ranking_mpg(const RankingMpgModel& model, const Eigen::MatrixXd& features,
