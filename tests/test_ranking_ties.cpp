@@ -11,6 +11,7 @@
 #include "baselines/rankers.hpp"
 #include "lib/eval/ranking_measures.hpp"
 #include "lib/models/ranking_mpg.hpp"
+#include "tests/ranking_queries.hpp"
 
 using mpg::DcgDiscount;
 using mpg::RankingQuery;
@@ -18,23 +19,14 @@ using Approx = Catch::Detail::Approx;
 
 namespace {
 
-// Features on a coarse grid (values 0, 0.25, ..., 1): many ties in scores, some identical
-// documents; relevance follows feature 0.
+// The shared synthetic queries with every feature rounded to a coarse grid (0, 0.25, ..., 1):
+// many ties in scores; and in every fourth query an identical pair of documents.
 std::vector<RankingQuery> coarse_queries(int count, int documents, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int> grid(0, 4);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  std::vector<RankingQuery> queries;
-  for (int q = 0; q < count; ++q) {
-    RankingQuery query;
-    query.features.resize(documents, 3);
-    for (int j = 0; j < documents; ++j) {
-      for (int k = 0; k < 3; ++k) query.features(j, k) = 0.25 * grid(rng);
-      const double latent = query.features(j, 0) + 0.3 * u(rng);
-      query.relevance.push_back(latent > 0.9 ? 2 : latent > 0.6 ? 1 : 0);
-    }
-    if (q % 4 == 0) query.features.row(documents - 1) = query.features.row(0);  // an identical pair
-    queries.push_back(std::move(query));
+  std::vector<RankingQuery> queries = mpg::testing::synthetic_queries(count, documents, seed);
+  for (std::size_t q = 0; q < queries.size(); ++q) {
+    Eigen::MatrixXd& x = queries[q].features;
+    x = (4.0 * x.array()).round().min(4.0) / 4.0;
+    if (q % 4 == 0) x.row(x.rows() - 1) = x.row(0);
   }
   return queries;
 }
