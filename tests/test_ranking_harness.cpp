@@ -33,7 +33,9 @@ nlohmann::json tiny_spec() {
       "ListNet": {"kind": "listnet", "lambda": [0.01]},
       "AdaRank-NDCG": {"kind": "adarank", "measure": "ndcg", "rounds": 5},
       "AdaRank-MAP": {"kind": "adarank", "measure": "map", "rounds": 5},
-      "RankBoost": {"kind": "rankboost", "rounds": 5}
+      "RankBoost": {"kind": "rankboost", "rounds": 5},
+      "best single feature": {"kind": "best_feature"},
+      "file order": {"kind": "file_order"}
     },
     "published": {"dataset": "MQ2007", "mean_ndcg": {"MPG": 0.522}, "ndcg_at": {"RankSVM": {"1": 0.41}}}
   })");
@@ -151,25 +153,32 @@ TEST_CASE("A ranking run on synthetic LETOR subsets: tables, figure data, cached
   const std::string spec_path = write_spec(dir, tiny_spec());
   const RunOptions options = quiet_options(dir);
   const RunSummary first = run_experiment(spec_path, options);
-  // 2 folds x (1 + 2 + 1 + 1 + 1 + 1) validation cells, then 2 x 6 test cells.
-  CHECK(first.cells == 26);
+  // 2 folds x (1 + 2 + 1 + 1 + 1 + 1 + 1 + 1) validation cells, then 2 x 8 test cells.
+  CHECK(first.cells == 34);
   CHECK(first.cached_cells == 0);
   CHECK(first.published_cells == 0);  // the published numbers are of another data set
   REQUIRE(first.result_files.size() == 4);
   const std::string table = mpg::read_file(first.result_files[0]);
   CHECK_THAT(table, Contains("## Table XII: Mean NDCG") && Contains("MQ2007 (published; a different data set)") &&
-                        Contains("| MPG (E[gain] rule) |") && Contains("## NDCG@k on SYN") &&
+                        Contains("| MPG (E[gain] rule) |") && Contains("| MPG (θ·x sort) |") &&
+                        Contains("| file order |") && Contains("| best single feature |") &&
+                        Contains("## Evaluation variant (not the LETOR convention)") &&
+                        Contains("fold 1: feature ") && Contains("## NDCG@k on SYN") &&
                         Contains("`syn/S1.txt` sha256 `") && Contains("a different data set, not run here"));
   const std::string figure = mpg::read_file(first.result_files[3]);
   CHECK_THAT(figure, Contains("SYN,RankBoost,10,") && Contains("MQ2007 (published),RankSVM,1,0.410000,published"));
+  // Diagnostics stay out of Figure 8; MPG's second decision rule is in it.
+  CHECK_THAT(figure, !Contains("file order") && !Contains("θ·x") && Contains("SYN,MPG (E[gain] rule),1,"));
   const std::string csv = mpg::read_file(first.result_files[1]);
-  CHECK_THAT(csv, Contains("SYN,MPG,mean_ndcg,") && Contains("MQ2007,MPG,mean_ndcg,0.522000,published"));
+  CHECK_THAT(csv, Contains("SYN,MPG,mean_ndcg,") && Contains("MQ2007,MPG,mean_ndcg,0.522000,published") &&
+                      Contains("SYN,file order,mean_ndcg_with_relevant,"));
   const auto json = nlohmann::json::parse(mpg::read_file(first.result_files[2]));
-  CHECK(json["rows"].size() == 7);  // six methods and MPG's second decision rule
+  CHECK(json["rows"].size() == 10);  // eight methods, MPG's second decision rule and its θ·x sort
+  CHECK(json["rows"][0].contains("with_relevant"));
   CHECK(json["folds"] == nlohmann::json::array({1, 2}));
 
   const RunSummary second = run_experiment(spec_path, options);
-  CHECK(second.cached_cells == 26);
+  CHECK(second.cached_cells == 34);
   CHECK(mpg::read_file(second.result_files[1]) == csv);
 
   // Published numbers of the data set the spec runs are compared (the cells are the same).
@@ -178,7 +187,7 @@ TEST_CASE("A ranking run on synthetic LETOR subsets: tables, figure data, cached
     o.overrides = {"published.dataset=SYN", "tolerance=1"};
     return o;
   }());
-  CHECK(compared.cached_cells == 26);
+  CHECK(compared.cached_cells == 34);
   CHECK(compared.published_cells == 2);
   CHECK(compared.within_tolerance == 2);
   CHECK_THAT(mpg::read_file(compared.result_files[0]), Contains("## Published numbers on SYN (") &&
