@@ -151,6 +151,19 @@ TEST_CASE("the split assigns whole documents by file number and ignores document
   CHECK_THROWS_WITH(mpg::split_ptb_sample(docs, options), Contains("in both testa and testb"));
   options.testb_residues = {10};
   CHECK_THROWS_WITH(mpg::split_ptb_sample(docs, options), Contains("outside 0..9"));
+  options.testb_residues = {9, 0};
+  options.validation_residues = {0};
+  CHECK_THROWS_WITH(mpg::split_ptb_sample(docs, options), Contains("residue 0 is in both testb and validation"));
+  // A validation part of the training documents: files 1 and 11 (mod 10 = 1), so no training
+  // sentence and no tree for the grammar's treebank are left.
+  options.validation_residues = {1};
+  CHECK(mpg::ptb_part_of(11, options) == mpg::PtbPart::validation);
+  const auto held_out = mpg::split_ptb_sample(docs, options);
+  REQUIRE(held_out.validation.size() == 2);
+  CHECK(held_out.validation[0].document == "wsj_0001.mrg");
+  CHECK(held_out.train.empty());
+  CHECK(held_out.train_all_lengths.empty());
+  CHECK(held_out.testb.size() == 2);
 }
 
 TEST_CASE("the NLTK sample: 199 files, 3,914 trees, and the split's sizes", "[ptb]") {

@@ -247,6 +247,7 @@ std::size_t sentence_length(const PtbTree& tree) {
 std::string to_string(PtbPart part) {
   switch (part) {
     case PtbPart::train: return "train";
+    case PtbPart::validation: return "validation";
     case PtbPart::testa: return "testa";
     case PtbPart::testb: return "testb";
   }
@@ -269,25 +270,33 @@ PtbPart ptb_part_of(int file_number, const PtbSplitOptions& options) {
   };
   if (has(options.testa_residues)) return PtbPart::testa;
   if (has(options.testb_residues)) return PtbPart::testb;
+  if (has(options.validation_residues)) return PtbPart::validation;
   return PtbPart::train;
 }
 
 PtbSplit split_ptb_sample(const std::vector<PtbDocument>& documents, const PtbSplitOptions& options) {
   if (options.modulus < 1) throw Error(fmt::format("PTB split: modulus must be >= 1; got {}", options.modulus));
-  for (const auto* residues : {&options.testa_residues, &options.testb_residues})
+  const std::vector<std::pair<const char*, const std::vector<int>*>> parts = {
+      {"testa", &options.testa_residues}, {"testb", &options.testb_residues}, {"validation", &options.validation_residues}};
+  for (const auto& [name, residues] : parts)
     for (int r : *residues)
       if (r < 0 || r >= options.modulus)
         throw Error(fmt::format("PTB split: residue {} is outside 0..{}", r, options.modulus - 1));
-  for (int r : options.testa_residues)
-    if (std::find(options.testb_residues.begin(), options.testb_residues.end(), r) != options.testb_residues.end())
-      throw Error(fmt::format("PTB split: residue {} is in both testa and testb", r));
+  for (std::size_t a = 0; a < parts.size(); ++a)
+    for (std::size_t b = a + 1; b < parts.size(); ++b)
+      for (int r : *parts[a].second)
+        if (std::find(parts[b].second->begin(), parts[b].second->end(), r) != parts[b].second->end())
+          throw Error(fmt::format("PTB split: residue {} is in both {} and {}", r, parts[a].first, parts[b].first));
   std::vector<const PtbDocument*> ordered;
   for (const PtbDocument& d : documents) ordered.push_back(&d);
   std::sort(ordered.begin(), ordered.end(), [](const PtbDocument* a, const PtbDocument* b) { return a->name < b->name; });
   PtbSplit split;
   for (const PtbDocument* document : ordered) {
     const PtbPart part = ptb_part_of(wsj_file_number(document->name), options);
-    auto& target = part == PtbPart::train ? split.train : part == PtbPart::testa ? split.testa : split.testb;
+    auto& target = part == PtbPart::train        ? split.train
+                   : part == PtbPart::validation ? split.validation
+                   : part == PtbPart::testa      ? split.testa
+                                                 : split.testb;
     for (std::size_t t = 0; t < document->trees.size(); ++t) {
       ++split.trees;
       PtbTree prepared = prepare_tree(document->trees[t]);

@@ -68,16 +68,19 @@ std::vector<std::string> words_of(const PtbTree& tree);
 std::size_t sentence_length(const PtbTree& tree);
 
 // ---- The split of the NLTK sample (thesis: sections 2-21 / 22 / 23 = 4,071 / 163 / 270) --------
-enum class PtbPart { train, testa, testb };
+enum class PtbPart { train, validation, testa, testb };
 std::string to_string(PtbPart part);
 
 // Whole documents go to one part by their WSJ file number k (wsj_0001 -> 1): k mod `modulus` in
-// `testa_residues` -> testa, in `testb_residues` -> testb, otherwise train. The default puts 1 file
-// in 10 into testa and 2 into testb, so every part mixes early and late files of the sample.
+// `testa_residues` -> testa, in `testb_residues` -> testb, in `validation_residues` -> validation
+// (a held-out part of the training documents for choosing hyper-parameters; none by default),
+// otherwise train. The default puts 1 file in 10 into testa and 2 into testb, so every part mixes
+// early and late files of the sample.
 struct PtbSplitOptions {
   int modulus = 10;
   std::vector<int> testa_residues = {8};
   std::vector<int> testb_residues = {9, 0};
+  std::vector<int> validation_residues = {};
   std::size_t max_length = 10;  // sentences with more words (traces excluded) are dropped
 };
 
@@ -92,10 +95,11 @@ struct PtbSentence {
 };
 
 struct PtbSplit {
-  std::vector<PtbSentence> train, testa, testb;
-  // Every tree of the training documents, of any length (at least one word): the treebank that a
-  // grammar's rule set and the PCFG stand-ins are read from (the Stanford parser of Table XIV was
-  // trained on all of sections 2-21; 257 short sentences leave many test sentences unparsable).
+  std::vector<PtbSentence> train, validation, testa, testb;
+  // Every tree of the training documents (not the validation ones), of any length (at least one
+  // word): the treebank that a grammar's rule set and the PCFG stand-ins are read from (the
+  // Stanford parser of Table XIV was trained on all of sections 2-21; 257 short sentences leave
+  // many test sentences unparsable).
   std::vector<PtbSentence> train_all_lengths;
   std::size_t trees = 0;    // read, before the length filter
   std::size_t too_long = 0; // dropped by the length filter (or with no words at all)
@@ -103,7 +107,7 @@ struct PtbSplit {
 
 // Prepares every tree, keeps those of length 1..max_length, and splits them by document. Order:
 // documents by name, trees in file order. Throws mpg::Error for a bad option (modulus < 1, a
-// residue outside 0..modulus-1 or in both test parts) or a document name without a WSJ number.
+// residue outside 0..modulus-1 or in two parts) or a document name without a WSJ number.
 PtbSplit split_ptb_sample(const std::vector<PtbDocument>& documents, const PtbSplitOptions& options = {});
 
 }  // namespace mpg

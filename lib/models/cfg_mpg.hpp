@@ -1,0 +1,84 @@
+// Learning MPG_cfg, the CFG parsing game of thesis §4.2.6 / §5.5 (Algorithm 6; digest §4.6): one
+// game per training sentence (lib/metrics/cfg_hamming.hpp, CfgHammingGame), the adversary's
+// potential psi(y) = theta . Phi(y) over rule counts (lib/models/cfg.hpp). Minimized:
+//     f(theta) = sum_i [ -theta . Phi(y_i) - v_i(theta) ] + lambda/2 ||theta||^2          (-Eq. 3.9)
+//     subgradient = sum_i [ E_{Q*_i}[Phi(Y)] - Phi(y_i) ] + lambda theta                   (Eq. 3.10)
+// summed over sentences as the authors' code does: the sum-of-games objective of
+// lib/learn/sum_of_games.hpp over the family ParseGames. Each v_i comes from the double oracle
+// (Algorithm 1) with the CYK best responses of Algorithm 6, seeded with the gold parse (as
+// mpg_java does) and warm-started from the previous evaluation's supports.
+// Prediction (digest §2.7): the sentence's game at the learned theta, no gold in the strategy
+// sets; the predictor's most probable pure action, unbinarized.
+#pragma once
+
+#include <Eigen/Dense>
+#include <string>
+#include <vector>
+
+#include "baselines/svm_cfg.hpp"
+#include "lib/game/double_oracle.hpp"
+#include "lib/learn/optimizer.hpp"
+#include "lib/learn/sum_of_games.hpp"
+#include "lib/metrics/cfg_hamming.hpp"
+
+namespace mpg {
+
+struct CfgMpgOptions {
+  double lambda = 1.0;  // > 0 (the cutting-plane optimizer needs a strongly convex part)
+  ParseScore score = ParseScore::hamming;
+  OptimizerKind optimizer = OptimizerKind::cutting_plane;
+  int max_iterations = 300;
+  // cutting_plane: the certified relative gap; lbfgs: the gradient tolerance.
+  double objective_tolerance = 1e-3;
+  double game_tolerance = 1e-6;  // double-oracle gap of each sentence game
+  double max_seconds = 0.0;      // wall-clock cap of a training (0 = none)
+};
+
+// The training sentences' games as a family of instances of the sum-of-games objective.
+class ParseGames {
+ public:
+  struct Warm {
+    std::vector<CnfParse> rows, columns;
+  };
+  struct Solution {
+    double value = 0.0;
+    bool converged = true;
+    double gap = 0.0;
+    double seconds = 0.0;
+    MixedStrategy<CnfParse> adversary;
+  };
+  // Keeps references to `grammar` and `examples` (every gold parse grammatical).
+  ParseGames(const Grammar& grammar, const std::vector<ParseExample>& examples, const CfgMpgOptions& options)
+      : grammar_(grammar), examples_(examples), options_(options) {}
+  std::size_t size() const { return examples_.size(); }
+  Eigen::Index dimension() const { return static_cast<Eigen::Index>(grammar_.rule_count()); }
+  void add_gold_features(std::size_t i, Eigen::VectorXd& sum) const;
+  Solution solve(std::size_t i, const Eigen::VectorXd& theta, Warm& warm) const;
+  void add_expected_features(std::size_t i, const Solution& solution, double weight, Eigen::VectorXd& gradient) const;
+
+ private:
+  const Grammar& grammar_;
+  const std::vector<ParseExample>& examples_;
+  CfgMpgOptions options_;
+};
+
+struct CfgMpgModel {
+  std::vector<double> theta;  // one per rule of the grammar
+  ParseScore score = ParseScore::hamming;
+  SumOfGamesSummary summary;
+};
+
+// Trains from theta = 0. Throws mpg::Error for lambda <= 0, no examples, or a gold parse the
+// grammar cannot derive.
+CfgMpgModel train_cfg_mpg(const Grammar& grammar, const std::vector<ParseExample>& examples,
+                          const CfgMpgOptions& options);
+
+// The test-time parse of a tag sequence: the predictor's most probable action of the sentence's
+// game (ties: the action generated first), unbinarized, with the given words at the leaves. A
+// sentence the grammar cannot parse (unknown tag, no rule combination) has no game: it gets
+// predict_tree's flat fallback tree (fallback = true, `game` untouched).
+TreePrediction predict_cfg_mpg(const Grammar& grammar, const CfgMpgModel& model, const std::vector<std::string>& tags,
+                               const std::vector<std::string>& words, const std::string& fallback_label,
+                               double game_tolerance = 1e-6, DoubleOracleSummary* game = nullptr);
+
+}  // namespace mpg
