@@ -52,8 +52,9 @@ const std::vector<MethodKind>& parsing_methods() {
        ParameterTable({
            grid_parameter("lambda", 0.0, 1e9, "grid of the L2 weight λ (one cell per value; the thesis states none)"),
            choice_parameter("score", "hamming", {"hamming", "shared"},
-                            "game score: `hamming` = −|C(ŷ) Δ C(y̌)| (the Hamming loss the thesis says is optimized) "
-                            "or `shared` = |C(ŷ) ∩ C(y̌)| (Algorithm 6 as printed)"),
+                            "game score: `hamming` = minus the number of constituents in C(ŷ) Δ C(y̌) (the Hamming loss the "
+                            "thesis says is optimized) or `shared` = the number in C(ŷ) ∩ C(y̌) (Algorithm 6 as "
+                            "printed)"),
            choice_parameter("optimizer", "cutting_plane", {"cutting_plane", "lbfgs"},
                             "training optimizer; `cutting_plane` certifies the objective within "
                             "`objective_tolerance` × max(1, objective); unstated in the thesis"),
@@ -369,6 +370,8 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
                       {"testb", (*t)["testb"]},
                       {"test_seconds", t->value("test_seconds", 0.0)}});
   }
+  md += "\nFallbacks: sentences the feature grammar cannot parse, given a flat tree (SSVM, MPG_cfg); for a PCFG row, "
+        "sentences its grammar cannot parse, backed off to the '@X' PCFG (or given a flat tree).\n";
   for (const auto& [row, p] : published.items())
     for (const char* measure : kMeasures)
       for (const char* set : kTestSets)
@@ -429,9 +432,11 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
     std::string training = "-";
     if (v.contains("training")) {
       const json& s = v["training"];
-      training = fmt::format("{}, {} iterations", s.value("status", std::string("?")), s.value("iterations", 0));
+      training = fmt::format("{}, {} iterations", s.value("converged", false) ? "converged" : "**cap**",
+                             s.value("iterations", 0));
       if (s.contains("certified_gap"))
-        training += fmt::format(", certified gap {:.2g}", s["certified_gap"].get<double>());
+        training += fmt::format(", objective {:.6g}, certified gap {:.2g}", s["objective"].get<double>(),
+                                s["certified_gap"].get<double>());
       else if (s.contains("gap"))
         training += fmt::format(", gap {:.2g}", s["gap"].get<double>());
       if (s.contains("games"))
