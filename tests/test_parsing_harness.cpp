@@ -179,6 +179,19 @@ TEST_CASE("Parsing specs: bad keys and values name the file and the key", "[pars
   rejects("published.SSVM.evalb_f1.testa=101", "published.SSVM.evalb_f1.testa");
   rejects("claims=[{\"above\":\"MPG_cfg\",\"below\":\"CRF\"}]", "claims[0].below: no method 'CRF'");
   rejects("dataset.registry=syn_libsvm", "dataset.registry: dataset 'syn_libsvm' has format 'libsvm'");
+  // Valid keys, but no document falls into the validation part.
+  CHECK_THROWS_WITH(run_experiment(write_spec(dir, tiny_spec()), [&] {
+                      RunOptions o = quiet_options(dir);
+                      o.overrides = {"split.validation=[5]", "split.max_length=1"};
+                      return o;
+                    }()),
+                    Contains("syn/treebank.zip") && Contains("no training sentence"));
+  CHECK_THROWS_WITH(run_experiment(write_spec(dir, tiny_spec()), [&] {
+                      RunOptions o = quiet_options(dir);
+                      o.overrides = {"split.validation=[0]"};
+                      return o;
+                    }()),
+                    Contains("syn/treebank.zip") && Contains("no validation sentence"));
   // Removing a method takes its published row along.
   CHECK_NOTHROW(load_spec(write_spec(dir, tiny_spec()), false, {"methods.SSVM=null", "claims=[]"}));
 }

@@ -202,6 +202,8 @@ ParsingRun::ParsingRun(json spec) : spec_(std::move(spec)) {
   split_options_ = split_options(spec_);
   split_ = split_ptb_sample(read_ptb_archive(archive_.path), split_options_);
   if (split_.train.empty()) throw InputError(archive_.path, "the split leaves no training sentence");
+  if (split_.validation.empty())
+    throw InputError(archive_.path, "the split leaves no validation sentence to choose hyper-parameters on");
   grammar_from_all_lengths_ = spec_.value("grammar", std::string("training_documents")) == "training_documents";
   grammar_trees_ = trees_of(grammar_from_all_lengths_ ? split_.train_all_lengths : split_.train);
   std::vector<PtbTree> cnf;
