@@ -215,6 +215,7 @@ TEST_CASE("A parsing run on a synthetic treebank: tables, claims, cached rerun, 
     // Files 1-6 train, 7 validation, 8 testa, 9 testb; four short sentences each.
     CHECK_THAT(table, Contains("train 24 / validation 4 / testa 4 / testb 4 sentences") &&
                           Contains("## Table XIV: 1 − Hamming and evalb F1, ours (published)") &&
+                          Contains("| published row | our method | measure | test set |") &&
                           Contains("| Stanford | PCFG stand-in | evalb F1 | testa |") &&
                           // Equal scores (the toy grammar is parsed perfectly) are not "above".
                           Contains("MPG_cfg above SSVM on both measures and both test sets: **does not hold**") &&

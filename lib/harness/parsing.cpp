@@ -380,7 +380,7 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
         csv += fmt::format("{},{},{},{:.6f},published\n", row, measure, set, p[measure][set].get<double>());
 
   // Every published number beside ours.
-  ComparisonTable comparison({{"row", "published row"}, {"method", "ours"}, {"measure", "measure"}, {"set", "test set"}},
+  ComparisonTable comparison({{"row", "published row"}, {"method", "our method"}, {"measure", "measure"}, {"set", "test set"}},
                              {}, spec_.value("tolerance", 2.0), 2);
   for (const auto& [row, p] : published.items()) {
     const std::string& method = published_method[row];
