@@ -14,10 +14,13 @@
 #include "lib/base/io.hpp"
 #include "lib/base/sha256.hpp"
 #include "lib/harness/experiment.hpp"
+#include "tests/harness_fixtures.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace mpg::harness;
+using mpg::testing::ScopedEnvironment;
 using mpg::testing::TempDir;
+using mpg::testing::write_spec;
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
 
@@ -43,15 +46,6 @@ nlohmann::json tiny_spec() {
     "tolerance": 100
   })");
 }
-
-// Sets an environment variable for the lifetime of the object.
-struct ScopedEnvironment {
-  ScopedEnvironment(const char* name, const std::string& value) : name_(name) { setenv(name, value.c_str(), 1); }
-  ~ScopedEnvironment() { unsetenv(name_); }
-  ScopedEnvironment(const ScopedEnvironment&) = delete;
-  ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
-  const char* name_;
-};
 
 // Trees of a toy English: every document wsj_00NN.mrg (NN = 1..9) holds four short sentences
 // and one of 7 words (longer than the spec's max_length 6).
@@ -112,12 +106,6 @@ SyntheticTreebank verified_treebank(const TempDir& dir, bool reversed = false) {
   return SyntheticTreebank(dir, [](const std::string& sha256) { return nlohmann::json(sha256); }, reversed);
 }
 
-std::string write_spec(const TempDir& dir, const nlohmann::json& spec) {
-  const std::string path = (dir.path() / "spec.json").string();
-  mpg::write_file_atomically(path, spec.dump());
-  return path;
-}
-
 RunOptions quiet_options(const TempDir& dir, int threads = 1) {
   RunOptions options;
   options.results_directory = (dir.path() / fmt::format("results{}", threads)).string();
@@ -154,9 +142,7 @@ TEST_CASE("Parsing specs: bad keys and values name the file and the key", "[pars
   TempDir dir;
   const SyntheticTreebank data = verified_treebank(dir);
   const auto rejects = [&](const std::string& override_text, const std::string& fragment) {
-    const std::string path = write_spec(dir, tiny_spec());
-    INFO(override_text);
-    CHECK_THROWS_WITH(load_spec(path, false, {override_text}), Contains(path) && Contains(fragment));
+    mpg::testing::check_rejected(dir, tiny_spec(), override_text, fragment);
   };
   CHECK_NOTHROW(load_spec(write_spec(dir, tiny_spec()), false));
   rejects("colour=1", "unknown key 'colour'");
