@@ -357,7 +357,7 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
     for (const char* measure : kMeasures)
       for (const char* set : kTestSets) {
         const auto value = ours(method, measure, set);
-        md += value ? " " + fixed(*value, 2) : " -";
+        md += value ? fmt::format(" {}", fixed(*value, 2)) : std::string(" -");
         if (!published_row.empty())
           md += fmt::format(" ({})", fixed(published[published_row][measure][set].get<double>(), 2));
         md += " |";
@@ -470,7 +470,7 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
   md += fmt::format("\n## Data\n\n- `{}` sha256 `{}` ({}).\n", archive_.name, archive_.sha256.substr(0, 16),
                     choice_.fidelity());
   md += "\n## Notes\n\n";
-  for (const auto& note : spec_.value("notes", json::array())) md += "- " + note.get<std::string>() + "\n";
+  for (const auto& note : spec_.value("notes", json::array())) md += fmt::format("- {}\n", note.get<std::string>());
   md += notes;
   out.csv = csv;
   out.fields = {{"split",
