@@ -10,6 +10,7 @@
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
 #include "lib/metrics/f1.hpp"
+#include "lib/metrics/f1_segment_solver.hpp"
 #include "lib/metrics/precision_at_k.hpp"
 
 namespace mpg::cli {
@@ -26,13 +27,14 @@ void solve_over_marginals(const std::vector<double>& psi, MarginalSolverOptions 
                       {"pricing_passes", summary.pricing_passes},
                       {"sizes_in_use", {summary.predictor_sizes, summary.adversary_sizes}},
                       {"region", {summary.region_first, summary.region_end}},
-                      {"mixed_strategies", summary.mixed_strategies}});
+                      {"mixed_strategies", summary.mixed_strategies}, {"segments", summary.segments},
+                      {"algorithm", to_string(summary.algorithm)}});
     if (!progress || !timer->due()) return;
     timer->printed();
     fmt::print(stderr, "  game: round {:4d}  gap {:.3e}  sizes in use {}/{}  LP rows {}  {:.0f} s\n", summary.rounds,
                summary.gap, summary.predictor_sizes, summary.adversary_sizes, summary.lp_rows, summary.seconds);
   };
-  const auto solution = solve_f1_over_marginals(psi, options);
+  const auto solution = solve_f1_game_over_marginals(psi, options);
   const auto& summary = solution.summary;
   const std::size_t n = psi.size();
   const std::string likeliest = n <= 64 ? to_bitstring(solution.likeliest_action, n)
@@ -40,6 +42,7 @@ void solve_over_marginals(const std::vector<double>& psi, MarginalSolverOptions 
   if (json) {
     nlohmann::ordered_json out = {{"metric", "F1"},
                                   {"solver", "marginals"},
+                                  {"algorithm", to_string(summary.algorithm)},
                                   {"n", n},
                                   {"lower", summary.lower},
                                   {"upper", summary.upper},
@@ -112,7 +115,7 @@ Action add_solve_game(CLI::App& app) {
       psi = parse_number_list(s->potentials, "--potentials");
     }
     const std::size_t n = psi.size();
-    if (s->choice.over_marginals()) {
+    if (s->choice.over_marginals(s->metric)) {
       if (s->metric != "f1") throw Error("--solver marginals solves F1 games only (--metric f1)");
       solve_over_marginals(psi, s->choice.marginal_options(s->game), bool(s->game.progress), s->json);
       return;

@@ -4,10 +4,20 @@ namespace mpg::cli {
 
 void add_solver_choice(CLI::App& command, SolverChoice& choice) {
   command.add_option("--solver", choice.solver,
-                     "F1 games: double_oracle, or marginals (the solver over marginals with an exact "
-                     "certificate, bench/README \"A solver over marginals\"; set --tolerance, e.g. 1e-6)")
+                     "auto (F1 games over marginals, P@k in closed form), double_oracle, or marginals (F1: the "
+                     "solver over marginals with an exact certificate, docs/methods.md; set --tolerance, e.g. 1e-6)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"double_oracle", "marginals"}));
+      ->check(CLI::IsMember({"auto", "double_oracle", "marginals"}));
+  command.add_option("--algorithm", choice.algorithm,
+                     "solver over marginals: segments (marginals affine in psi on segments of examples: theta = 0, "
+                     "tied or small potentials), windows (one variable per example in a window of ranks: learned "
+                     "theta), or auto (segments for --segment-rounds rounds, then windows)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "segments", "windows"}));
+  command.add_option("--segment-rounds", choice.marginals.segment_rounds,
+                     "--algorithm auto: rounds of the solver by segments before the windows")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   command.add_option("--window", choice.marginals.window,
                      "--solver marginals: a new action size k starts with the psi-ranks [k - W, k + W) free")
       ->capture_default_str()
@@ -29,6 +39,7 @@ void add_solver_choice(CLI::App& command, SolverChoice& choice) {
 
 MarginalSolverOptions SolverChoice::marginal_options(const DoubleOracleOptions& game) const {
   MarginalSolverOptions options = marginals;
+  options.algorithm = parse_marginal_algorithm(algorithm);
   options.tolerance = game.tolerance;
   options.max_seconds = game.max_seconds;
   return options;

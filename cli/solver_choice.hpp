@@ -11,13 +11,18 @@
 
 namespace mpg::cli {
 
-// --solver (double_oracle or marginals) and the options of the solver over marginals (--window,
-// --sizes-per-round, --drop-after, --mixed-rounds). `marginals` is for F1 games; --tolerance and
-// --max-seconds (add_game_options) apply to either solver: marginal_options() copies them.
+// --solver (auto, double_oracle or marginals) and the options of the solver over marginals
+// (--algorithm, --window, --sizes-per-round, --drop-after, --mixed-rounds). `marginals` is for F1
+// games, `auto` picks it for them; --tolerance and --max-seconds (add_game_options) apply to
+// either solver: marginal_options() copies them.
 struct SolverChoice {
-  std::string solver = "double_oracle";
+  std::string solver = "auto";
+  std::string algorithm = "auto";
   MarginalSolverOptions marginals;
-  bool over_marginals() const { return solver == "marginals"; }
+  // Whether a game of `metric` ("f1", ...) is solved over marginals.
+  bool over_marginals(const std::string& metric = "f1") const {
+    return solver == "marginals" || (solver == "auto" && metric == "f1");
+  }
   MarginalSolverOptions marginal_options(const DoubleOracleOptions& game) const;
 };
 void add_solver_choice(CLI::App& command, SolverChoice& choice);

@@ -53,9 +53,10 @@ const MethodKind& mpg_kind() {
           integer_parameter("max_game_solves", 0, 0, 1000000000,
                             "cap on the restricted-game solves of a cutting-plane training (0 = none): a "
                             "deterministic cap, reported as not converged"),
-          choice_parameter("game_solver", "double_oracle", {"double_oracle", "marginals"},
-                           "solver of the validation and test games: the double oracle, or (F1 only) the solver "
-                           "over marginals (lib/metrics/f1_marginal_solver.hpp), scored by its likeliest action"),
+          choice_parameter("game_solver", "auto", {"auto", "double_oracle", "marginals"},
+                           "solver of the validation and test games: auto (F1 over marginals, P@k in closed "
+                           "form), the double oracle, or (F1 only) the solver over marginals "
+                           "(lib/metrics/f1_segment_solver.hpp), scored by its likeliest action"),
           number_parameter("game_tolerance", 1e-9, 0.0, 1.0,
                            "a validation or test game stops at this equilibrium gap", true),
           integer_parameter("max_game_iterations", 10000, 0, 1000000000,

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "lib/metrics/binary_game.hpp"
+#include "lib/metrics/f1_segment_solver.hpp"
 
 namespace mpg {
 
@@ -41,9 +42,10 @@ class F1Game : public BinaryGame {
   std::vector<BestResponse<BinaryAction>> adversary_responses(
       const MixedStrategy<BinaryAction>& predictor,
       const MixedStrategy<BinaryAction>& own) const override;
-  // The game solved over marginals with an exact certificate (f1_marginal_solver.hpp).
+  // The game solved over marginals with an exact certificate (f1_segment_solver.hpp,
+  // options.algorithm).
   std::optional<MarginalSolution> solve_over_marginals(const MarginalSolverOptions& options) const override {
-    return solve_f1_over_marginals(potentials(), options);
+    return solve_f1_game_over_marginals(potentials(), options);
   }
 
  private:

@@ -33,6 +33,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "lib/base/choices.hpp"
 #include "lib/base/error.hpp"
 #include "lib/game/matrix_game.hpp"
 
@@ -916,6 +917,17 @@ LikeliestAction likeliest_action(long a, long b, const RegionStrategy& predictor
 }
 }  // namespace
 
+namespace {
+const Choice<MarginalAlgorithm> kMarginalAlgorithms[] = {{"auto", MarginalAlgorithm::automatic},
+                                                         {"segments", MarginalAlgorithm::segments},
+                                                         {"windows", MarginalAlgorithm::windows}};
+}  // namespace
+
+MarginalAlgorithm parse_marginal_algorithm(const std::string& name) {
+  return parse_choice(name, kMarginalAlgorithms, "algorithm over marginals");
+}
+std::string to_string(MarginalAlgorithm algorithm) { return choice_name(algorithm, kMarginalAlgorithms); }
+
 std::string to_string(MarginalSolverStatus status) {
   switch (status) {
     case MarginalSolverStatus::converged: return "converged";
@@ -939,13 +951,15 @@ nlohmann::json MarginalSolverSummary::to_json() const {
           {"sizes_in_use", {predictor_sizes, adversary_sizes}},
           {"region", {region_first, region_end}},
           {"mixed_strategies", mixed_strategies},
+          {"segments", segments},
+          {"algorithm", to_string(algorithm)},
           {"seconds", seconds},
           {"lp_seconds", lp_seconds}};
 }
 
 std::string MarginalSolverSummary::report() const {
-  return fmt::format("{} after {} rounds over marginals, gap {:.2e}, {:.3f} s", to_string(status), rounds, gap,
-                     seconds);
+  return fmt::format("{} after {} rounds over marginals ({}), gap {:.2e}, {:.3f} s", to_string(status), rounds,
+                     to_string(algorithm), gap, seconds);
 }
 
 MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const MarginalSolverOptions& options) {

@@ -22,7 +22,19 @@ namespace mpg {
 
 struct MarginalSolverSummary;
 
+// Which solver over marginals plays an F1 game (solve_f1_game_over_marginals):
+//   segments:  marginals affine in psi on segments of examples (f1_segment_solver.hpp): exact and
+//              fast where many examples mix (theta = 0, tied or small potentials);
+//   windows:   one LP variable per example and size in a window of psi-ranks (this file): fast
+//              where few examples mix (a learned theta);
+//   automatic: segments for up to segment_rounds rounds, then windows with the time left.
+enum class MarginalAlgorithm { automatic, segments, windows };
+MarginalAlgorithm parse_marginal_algorithm(const std::string& name);  // "auto" | "segments" | "windows"
+std::string to_string(MarginalAlgorithm algorithm);
+
 struct MarginalSolverOptions {
+  MarginalAlgorithm algorithm = MarginalAlgorithm::automatic;
+  int segment_rounds = 10;   // automatic: rounds of the solver by segments before the windows
   double tolerance = 1e-6;   // stop when upper - lower <= tolerance
   double max_seconds = 0.0;  // 0 = no cap; the LP is stopped inside when the time runs out
   int max_rounds = 0;        // 0 = no cap (a deterministic cap, unlike max_seconds)
@@ -57,6 +69,8 @@ struct MarginalSolverSummary {
   std::size_t adversary_sizes = 0;
   long region_first = 0, region_end = 0;  // psi-ranks outside which every layout agrees
   std::size_t mixed_strategies = 0;  // rounds whose predictor strategies the one guaranteeing `lower` mixes
+  std::size_t segments = 0;          // solver by segments: segments of examples in the last LP
+  MarginalAlgorithm algorithm = MarginalAlgorithm::windows;  // the solver that gave the result
 
   nlohmann::json to_json() const;
   std::string report() const;  // "converged after 7 rounds over marginals, gap 8.7e-07, 1.670 s"
@@ -68,6 +82,9 @@ struct MarginalSolverSummary {
 // expected_score(labels) = E[F1(Y_hat, labels)].
 struct MarginalSolution : MarginalStrategy {
   MarginalSolverSummary summary;
+  // P(y_check_i = 1) under the adversary strategy that concedes `upper` (input order; filled by
+  // the solver by segments, empty otherwise): E_Q[Phi] for a learner's cut.
+  Eigen::VectorXd adversary_marginals;
 };
 
 // Solves the F1 game with potentials psi_i (payoff F1(y_hat, y_check) - psi . y_check). Throws

@@ -196,7 +196,8 @@ BinaryModel train_binary_mpg(const BinaryProblem& problem, const MetricSettings&
 }
 
 namespace {
-const Choice<BinaryGameSolver> kGameSolvers[] = {{"double_oracle", BinaryGameSolver::double_oracle},
+const Choice<BinaryGameSolver> kGameSolvers[] = {{"auto", BinaryGameSolver::automatic},
+                                                 {"double_oracle", BinaryGameSolver::double_oracle},
                                                  {"marginals", BinaryGameSolver::marginals}};
 }  // namespace
 
@@ -258,14 +259,15 @@ BinaryPrediction predict_binary_mpg(const BinaryModel& model, const BinaryProble
     prediction.game = std::move(summary);
     return prediction;
   };
-  if (options.solver == BinaryGameSolver::marginals) {
+  if (options.solver != BinaryGameSolver::marginals)
+    if (auto exact = game->exact_equilibrium(options.double_oracle.tolerance))
+      return predict_from(*exact, BinaryGameSummary(exact->summary));
+  if (options.solver != BinaryGameSolver::double_oracle) {
     auto solution = game->solve_over_marginals(options.marginals);
-    if (!solution)
+    if (solution) return predict_from(*solution, BinaryGameSummary(solution->summary));
+    if (options.solver == BinaryGameSolver::marginals)
       throw Error("the solver over marginals is for F1 models; this model optimizes " + to_string(model.settings.metric));
-    return predict_from(*solution, BinaryGameSummary(solution->summary));
   }
-  if (auto exact = game->exact_equilibrium(options.double_oracle.tolerance))
-    return predict_from(*exact, BinaryGameSummary(exact->summary));
   const auto solution = solve_double_oracle(*game, options.double_oracle);
   const auto& strategy = solution.predictor;
   const std::size_t best = most_probable_index(strategy);

@@ -118,16 +118,18 @@ BinaryModel train_binary_mpg(const BinaryProblem& problem, const MetricSettings&
                              const TrainOptions& options, TrainSummary* summary = nullptr);
 
 // How a binary game is solved for a prediction.
+//   automatic:     the metric's exact equilibrium where its game has one (P@k's closed form), else
+//                  its solver over marginals where it has one (F1), else the double oracle;
 //   double_oracle: the metric's exact equilibrium where its game has one
 //                  (BinaryGame::exact_equilibrium, e.g. P@k's closed form), else the double oracle;
 //   marginals:     the metric's solver over marginals (BinaryGame::solve_over_marginals; F1), an
 //                  mpg::Error for a metric without one.
-enum class BinaryGameSolver { double_oracle, marginals };
-BinaryGameSolver parse_binary_game_solver(const std::string& name);  // "double_oracle" | "marginals"
+enum class BinaryGameSolver { automatic, double_oracle, marginals };
+BinaryGameSolver parse_binary_game_solver(const std::string& name);  // "auto" | "double_oracle" | "marginals"
 std::string to_string(BinaryGameSolver solver);
 
 struct BinaryPredictOptions {
-  BinaryGameSolver solver = BinaryGameSolver::double_oracle;
+  BinaryGameSolver solver = BinaryGameSolver::automatic;
   // Also the tolerance an exact equilibrium's certificate must meet to count as converged.
   DoubleOracleOptions double_oracle;
   MarginalSolverOptions marginals;

@@ -1,0 +1,780 @@
+// The F1 game over segment-affine marginals (lib/metrics/f1_segment_solver.hpp). Notation:
+// examples are ranked by psi descending (ties: smaller index first); segment s holds the ranks
+// [first_s, end_s), n_s of them, with psi_i = mean_s + scale_s t_i (scale_s = 0 when the psi
+// are equal, then t_i = 0). One player's strategy: the empty action with probability e, size k_j
+// with probability w_j, and P(example i positive, size k_j) = c_sj + d_sj t_i for i in s.
+//
+// The restricted game's LP (the predictor's maxmin; sizes K and L of the two players):
+//   max z  over r_0, r_j >= 0, A_sj, B_sj, and for each adversary size l_m: mu_m, rho >= 0
+//   sum_j r_j + r_0 = 1;   sum_s (n_s A_sj + T1_s B_sj) = k_j r_j;
+//   0 <= A_sj + t B_sj <= r_j at t = tmin_s, tmax_s;
+//   z <= r_0                                                   (adversary's empty action: s_0)
+//   z <= l_m mu_m - sum_s n_s (rho3_sm + rho4_sm)              (adversary's size l_m: s_m)
+//   mu_m + rho1 + rho2 - rho3 - rho4 = a_sm + b_sm T1_s/n_s                  (dual: n_s s_m C)
+//   (T1_s/n_s) mu_m + tmin (rho1 - rho3) + tmax (rho2 - rho4) = a_sm T1_s/n_s + b_sm T2_s/n_s (n_s s_m D)
+// with a_sm = sum_j 2 A_sj/(k_j+l_m) - mean_s, b_sm = sum_j 2 B_sj/(k_j+l_m) - scale_s, T1_s and
+// T2_s the sums of t and t^2 over s: the last two rows are the LP dual of the adversary's
+// min over x = C_s + D_s t in [0, 1] with sum x = l_m of the expected payoff (per-example
+// multipliers rho = rho_s / n_s). The adversary's strategy is read from the duals.
+#include "lib/metrics/f1_segment_solver.hpp"
+
+#include <glpk.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <optional>
+
+#include "lib/base/error.hpp"
+
+namespace mpg {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+double kernel(long k, long l) { return 2.0 / static_cast<double>(k + l); }  // F1 = 2|y^ y|/(k+l)
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+struct Segment {
+  long first = 0, end = 0;
+  double mean = 0.0, scale = 0.0;   // psi_i = mean + scale t_i
+  double t_min = 0.0, t_max = 0.0;  // t at the segment's last and first rank
+  double sum_t = 0.0, sum_t2 = 0.0;
+  long size() const { return end - first; }
+  bool constant() const { return scale == 0.0; }
+};
+
+// Potentials in rank order, the segments, and t per rank with prefix sums.
+class Segmentation {
+ public:
+  std::vector<double> psi;         // descending
+  std::vector<std::size_t> order;  // order[rank] = index in the input
+  std::vector<Segment> segments;
+  std::vector<double> t, prefix_t;     // prefix_t[r] = t_0 + ... + t_{r-1}
+  std::vector<long> segment_of_rank;
+
+  explicit Segmentation(const std::vector<double>& potentials) : order(potentials.size()) {
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return potentials[x] > potentials[y]; });
+    for (std::size_t i : order) psi.push_back(potentials[i]);
+  }
+  long n() const { return static_cast<long>(psi.size()); }
+
+  // Rebuilds the segments from their boundaries (sorted ranks, 0 and n included).
+  void set_cuts(std::vector<long> cuts) {
+    cuts.push_back(0);
+    cuts.push_back(n());
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    cuts.erase(std::remove_if(cuts.begin(), cuts.end(), [&](long c) { return c < 0 || c > n(); }), cuts.end());
+    segments.clear();
+    t.assign(psi.size(), 0.0);
+    segment_of_rank.assign(psi.size(), 0);
+    for (std::size_t j = 0; j + 1 < cuts.size(); ++j) {
+      Segment s;
+      s.first = cuts[j];
+      s.end = cuts[j + 1];
+      double total = 0.0;
+      for (long r = s.first; r < s.end; ++r) total += psi[r];
+      s.mean = total / static_cast<double>(s.size());
+      for (long r = s.first; r < s.end; ++r) s.scale = std::max(s.scale, std::abs(psi[r] - s.mean));
+      if (psi[s.first] == psi[s.end - 1]) s.scale = 0.0;
+      for (long r = s.first; r < s.end; ++r) {
+        t[r] = s.constant() ? 0.0 : (psi[r] - s.mean) / s.scale;
+        s.sum_t += t[r];
+        s.sum_t2 += t[r] * t[r];
+        segment_of_rank[r] = static_cast<long>(segments.size());
+      }
+      s.t_max = t[s.first];
+      s.t_min = t[s.end - 1];
+      segments.push_back(s);
+    }
+    prefix_t.assign(psi.size() + 1, 0.0);
+    std::partial_sum(t.begin(), t.end(), prefix_t.begin() + 1);
+  }
+
+  std::vector<long> cuts() const {
+    std::vector<long> out;
+    for (const auto& s : segments) out.push_back(s.first);
+    out.push_back(n());
+    return out;
+  }
+};
+
+// One player's strategy (see the file comment); coefficient (s, j) at [s * sizes.size() + j].
+struct SegmentStrategy {
+  double empty = 0.0;
+  std::vector<long> sizes;
+  std::vector<double> weight, c, d;
+  std::size_t m() const { return sizes.size(); }
+  double at(const Segmentation& g, long rank, std::size_t j) const {
+    const std::size_t x = static_cast<std::size_t>(g.segment_of_rank[rank]) * m() + j;
+    return c[x] + d[x] * g.t[rank];
+  }
+};
+
+// Makes a strategy from an LP solution exactly feasible (GLPK's tolerances let it stray by
+// ~1e-9), so that the bounds computed from it are exact: weights >= 0 summing to 1 with the empty
+// action, and per size conditional marginals in [0, 1] (clamped at the segment ends, where an
+// affine function is extreme) summing to the size (moved towards 1 or 0 by one affine map).
+void make_feasible(SegmentStrategy& x, const Segmentation& g) {
+  x.empty = std::max(0.0, x.empty);
+  double total = x.empty;
+  for (double& w : x.weight) total += (w = std::max(0.0, w));
+  x.empty /= total;
+  const std::size_t m = x.m();
+  for (std::size_t j = 0; j < m; ++j) {
+    double& w = x.weight[j];
+    w /= total;
+    if (w <= 0.0) {
+      for (std::size_t s = 0; s < g.segments.size(); ++s) x.c[s * m + j] = x.d[s * m + j] = 0.0;
+      continue;
+    }
+    double sum = 0.0;
+    for (std::size_t s = 0; s < g.segments.size(); ++s) {
+      const Segment& seg = g.segments[s];
+      double& c = x.c[s * m + j];
+      double& d = x.d[s * m + j];
+      c /= w;
+      d /= w;
+      if (seg.constant() || seg.t_max == seg.t_min) {
+        c = std::clamp(c + d * seg.t_max, 0.0, 1.0);
+        d = 0.0;
+      } else {
+        const double high = std::clamp(c + d * seg.t_max, 0.0, 1.0), low = std::clamp(c + d * seg.t_min, 0.0, 1.0);
+        d = (high - low) / (seg.t_max - seg.t_min);
+        c = high - d * seg.t_max;
+      }
+      sum += c * static_cast<double>(seg.size()) + d * seg.sum_t;
+    }
+    const double k = static_cast<double>(x.sizes[j]), n = static_cast<double>(g.n());
+    double shift = 0.0, factor = 1.0;  // x -> shift + factor x
+    if (sum < k) {
+      shift = (k - sum) / (n - sum);
+      factor = 1.0 - shift;
+    } else if (sum > k) {
+      factor = k / sum;
+    }
+    for (std::size_t s = 0; s < g.segments.size(); ++s) {
+      x.c[s * m + j] = w * (shift + factor * x.c[s * m + j]);
+      x.d[s * m + j] = w * factor * x.d[s * m + j];
+    }
+  }
+}
+
+// Per segment, the costs alpha_s + beta_s t_i of its examples; the sum of the `count` smallest
+// over all examples, found by bisection on a threshold (each segment's costs are monotone in the
+// rank, so counting those at most a threshold is a binary search).
+struct AffineCosts {
+  std::vector<double> alpha, beta;
+};
+
+class SmallestSums {
+ public:
+  explicit SmallestSums(const Segmentation& g) : g_(g) {}
+
+  // Number and sum of the costs <= tau, and per segment the rank range [lo, hi) they occupy.
+  void at_most(const AffineCosts& costs, double tau, long& count, double& sum,
+               std::vector<std::pair<long, long>>* ranges = nullptr) const {
+    count = 0;
+    sum = 0.0;
+    if (ranges) ranges->clear();
+    for (std::size_t s = 0; s < g_.segments.size(); ++s) {
+      const Segment& seg = g_.segments[s];
+      const double a = costs.alpha[s], b = costs.beta[s];
+      long lo = seg.first, hi = seg.first;
+      if (b == 0.0 || seg.constant()) {
+        if (a <= tau) hi = seg.end;
+      } else {
+        const auto begin = g_.t.begin() + seg.first, end = g_.t.begin() + seg.end;  // t descending
+        if (b > 0.0) {  // cost rises with t: the costs <= tau are a suffix
+          lo = seg.first + (std::partition_point(begin, end, [&](double t) { return a + b * t > tau; }) - begin);
+          hi = seg.end;
+        } else {  // a prefix
+          hi = seg.first + (std::partition_point(begin, end, [&](double t) { return a + b * t <= tau; }) - begin);
+        }
+      }
+      count += hi - lo;
+      sum += a * static_cast<double>(hi - lo) + b * (g_.prefix_t[hi] - g_.prefix_t[lo]);
+      if (ranges) ranges->push_back({lo, hi});
+    }
+  }
+
+  // The sum of the `wanted` smallest costs; low and high bracket the wanted-th smallest:
+  // count(low) < wanted <= count(high).
+  double sum(const AffineCosts& costs, long wanted, double* low_out = nullptr, double* high_out = nullptr) const {
+    double low = kInfinity, high = -kInfinity;
+    for (std::size_t s = 0; s < g_.segments.size(); ++s) {
+      const Segment& seg = g_.segments[s];
+      for (double t : {seg.t_min, seg.t_max}) {
+        const double x = costs.alpha[s] + costs.beta[s] * t;
+        low = std::min(low, x);
+        high = std::max(high, x);
+      }
+    }
+    low = std::nextafter(low, -kInfinity);
+    long count;
+    double total;
+    at_most(costs, high, count, total);
+    if (count < wanted) high = std::nextafter(high, kInfinity);  // rounding at the ends
+    for (;;) {
+      const double middle = low + (high - low) / 2.0;
+      if (!(middle > low && middle < high)) break;
+      at_most(costs, middle, count, total);
+      if (count == wanted) {
+        if (low_out) *low_out = low;
+        if (high_out) *high_out = middle;
+        return total;
+      }
+      (count > wanted ? high : low) = middle;
+    }
+    at_most(costs, low, count, total);
+    if (low_out) *low_out = low;
+    if (high_out) *high_out = high;
+    return total + static_cast<double>(wanted - count) * high;
+  }
+
+ private:
+  const Segmentation& g_;
+};
+
+struct SizeValue {
+  double value;
+  long size;
+};
+
+// The adversary's costs at size l against a predictor strategy (Eq. 3.12):
+// sum_j 2 p_ij/(k_j + l) - psi_i.
+AffineCosts adversary_costs(const Segmentation& g, const SegmentStrategy& p, long l) {
+  AffineCosts out{std::vector<double>(g.segments.size()), std::vector<double>(g.segments.size())};
+  const std::size_t m = p.m();
+  for (std::size_t s = 0; s < g.segments.size(); ++s) {
+    double a = -g.segments[s].mean, b = -g.segments[s].scale;
+    for (std::size_t j = 0; j < m; ++j) {
+      a += kernel(p.sizes[j], l) * p.c[s * m + j];
+      b += kernel(p.sizes[j], l) * p.d[s * m + j];
+    }
+    out.alpha[s] = a;
+    out.beta[s] = b;
+  }
+  return out;
+}
+
+// The predictor's negated gains at size k against an adversary strategy (Eq. 3.11):
+// -sum_l 2 q_il/(k + l), so that its best k examples are the k smallest.
+AffineCosts predictor_costs(const Segmentation& g, const SegmentStrategy& q, long k) {
+  AffineCosts out{std::vector<double>(g.segments.size()), std::vector<double>(g.segments.size())};
+  const std::size_t m = q.m();
+  for (std::size_t s = 0; s < g.segments.size(); ++s) {
+    double a = 0.0, b = 0.0;
+    for (std::size_t j = 0; j < m; ++j) {
+      a -= kernel(k, q.sizes[j]) * q.c[s * m + j];
+      b -= kernel(k, q.sizes[j]) * q.d[s * m + j];
+    }
+    out.alpha[s] = a;
+    out.beta[s] = b;
+  }
+  return out;
+}
+
+// min over sizes 1..n of f(size) = sum of the `size` smallest of costs(size), exact for every
+// size that can be among the `wanted` smallest values, in increasing order of value. Costs are
+// monotone in the size (both players' kernels fall as the size grows, marginals are >= 0), so
+// the costs at one end of a block of 64 sizes (`at_last`: the block's last size when costs fall
+// with the size) bound f on the block from below: the sum of the `size` smallest of fixed costs
+// is convex in the size, least where the size is the number of costs <= 0 (clamped).
+template <class Costs>
+std::vector<SizeValue> smallest_values(const Segmentation& g, const SmallestSums& sums, Costs costs, bool at_last,
+                                       std::size_t wanted) {
+  constexpr long kBlock = 64;
+  struct Block {
+    double bound;
+    long first, last;
+  };
+  std::vector<Block> blocks;
+  for (long first = 1; first <= g.n(); first += kBlock) {
+    const long last = std::min(g.n(), first + kBlock - 1);
+    const AffineCosts fixed = costs(at_last ? last : first);
+    long nonpositive;
+    double unused;
+    sums.at_most(fixed, 0.0, nonpositive, unused);
+    blocks.push_back({sums.sum(fixed, std::clamp(nonpositive, first, last)), first, last});
+  }
+  std::sort(blocks.begin(), blocks.end(), [](const Block& x, const Block& y) { return x.bound < y.bound; });
+  std::vector<SizeValue> values;
+  auto by_value = [](const SizeValue& x, const SizeValue& y) { return x.value < y.value; };
+  for (const auto& block : blocks) {
+    if (values.size() >= wanted) {
+      std::nth_element(values.begin(), values.begin() + static_cast<long>(wanted - 1), values.end(), by_value);
+      if (block.bound >= values[wanted - 1].value) break;
+    }
+    for (long size = block.first; size <= block.last; ++size) values.push_back({sums.sum(costs(size), size), size});
+  }
+  std::sort(values.begin(), values.end(), by_value);
+  return values;
+}
+
+// E_Q[psi(Y)] of an adversary strategy.
+double expected_potential(const Segmentation& g, const SegmentStrategy& q) {
+  double total = 0.0;
+  const std::size_t m = q.m();
+  for (std::size_t s = 0; s < g.segments.size(); ++s) {
+    const Segment& seg = g.segments[s];
+    for (std::size_t j = 0; j < m; ++j)
+      total += q.c[s * m + j] * (seg.mean * static_cast<double>(seg.size()) + seg.scale * seg.sum_t) +
+               q.d[s * m + j] * (seg.mean * seg.sum_t + seg.scale * seg.sum_t2);
+  }
+  return total;
+}
+
+// Where a best response (given per segment by the rank range of its examples) is neither all in
+// nor all out of a segment whose costs are not flat, the boundaries of that range.
+void collect_cuts(const Segmentation& g, const AffineCosts& costs, const std::vector<std::pair<long, long>>& low,
+                  const std::vector<std::pair<long, long>>& high, std::vector<long>& cuts) {
+  for (std::size_t s = 0; s < g.segments.size(); ++s) {
+    const Segment& seg = g.segments[s];
+    if (seg.constant()) continue;
+    const double spread = std::abs(costs.beta[s]) * (seg.t_max - seg.t_min);
+    if (!(spread > 1e-13 * (1.0 + std::abs(costs.alpha[s])))) continue;  // flat: any part is as good
+    for (const auto* ranges : {&low, &high})
+      for (long r : {(*ranges)[s].first, (*ranges)[s].second})
+        if (r > seg.first && r < seg.end) cuts.push_back(r);
+  }
+}
+
+// The restricted game as a GLPK LP, built afresh each round (it has a few hundred rows).
+struct RestrictedSolution {
+  double value = 0.0;
+  SegmentStrategy predictor, adversary;
+  int rows = 0;
+};
+
+struct GlpDeleter {
+  void operator()(glp_prob* p) const { glp_delete_prob(p); }
+};
+
+std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const std::vector<long>& K,
+                                                   const std::vector<long>& L, double seconds_left) {
+  std::unique_ptr<glp_prob, GlpDeleter> lp(glp_create_prob());
+  glp_prob* P = lp.get();
+  glp_set_obj_dir(P, GLP_MAX);
+  std::vector<int> ia{0}, ja{0};
+  std::vector<double> ar{0.0};
+  auto put = [&](int row, int column, double x) {
+    if (std::abs(x) < 1e-15) return;  // rounding noise (e.g. the sum of a centred t)
+    ia.push_back(row);
+    ja.push_back(column);
+    ar.push_back(x);
+  };
+  auto column = [&](int kind) {
+    const int j = glp_add_cols(P, 1);
+    glp_set_col_bnds(P, j, kind, 0.0, 0.0);
+    return j;
+  };
+  auto row = [&](int kind, double lo, double up) {
+    const int i = glp_add_rows(P, 1);
+    glp_set_row_bnds(P, i, kind, lo, up);
+    return i;
+  };
+  const std::size_t S = g.segments.size(), nk = K.size(), nl = L.size();
+  const int z = column(GLP_FR);
+  glp_set_obj_coef(P, z, 1.0);
+  const int r0 = column(GLP_LO);
+  const int one = row(GLP_FX, 1.0, 1.0);
+  put(one, r0, 1.0);
+  std::vector<int> r(nk), A(S * nk), B(S * nk, 0);
+  for (std::size_t j = 0; j < nk; ++j) {
+    r[j] = column(GLP_LO);
+    put(one, r[j], 1.0);
+    const int sum = row(GLP_FX, 0.0, 0.0);  // (sum_s n_s A + T1 B) / k - r = 0
+    const double k = static_cast<double>(K[j]);
+    put(sum, r[j], -1.0);
+    for (std::size_t s = 0; s < S; ++s) {
+      const Segment& seg = g.segments[s];
+      const std::size_t x = s * nk + j;
+      A[x] = column(GLP_FR);
+      put(sum, A[x], static_cast<double>(seg.size()) / k);
+      if (seg.constant()) {
+        glp_set_col_bnds(P, A[x], GLP_LO, 0.0, 0.0);
+        const int up = row(GLP_UP, 0.0, 0.0);
+        put(up, A[x], 1.0);
+        put(up, r[j], -1.0);
+        continue;
+      }
+      B[x] = column(GLP_FR);
+      put(sum, B[x], seg.sum_t / k);
+      for (double t : {seg.t_min, seg.t_max}) {
+        const int lo = row(GLP_LO, 0.0, 0.0), up = row(GLP_UP, 0.0, 0.0);
+        put(lo, A[x], 1.0);
+        put(lo, B[x], t);
+        put(up, A[x], 1.0);
+        put(up, B[x], t);
+        put(up, r[j], -1.0);
+      }
+    }
+  }
+  const int empty_row = row(GLP_UP, 0.0, 0.0);  // z - r_0 <= 0
+  put(empty_row, z, 1.0);
+  put(empty_row, r0, -1.0);
+  std::vector<int> value_row(nl), c_row(S * nl), d_row(S * nl, 0);
+  for (std::size_t m = 0; m < nl; ++m) {
+    const double l = static_cast<double>(L[m]);
+    value_row[m] = row(GLP_UP, 0.0, 0.0);
+    const int mu = column(GLP_FR);
+    put(value_row[m], z, 1.0);
+    put(value_row[m], mu, -l);
+    for (std::size_t s = 0; s < S; ++s) {
+      const Segment& seg = g.segments[s];
+      const double ns = static_cast<double>(seg.size()), t1 = seg.sum_t / ns, t2 = seg.sum_t2 / ns;
+      const std::size_t x = s * nl + m;
+      c_row[x] = row(GLP_FX, -seg.mean - t1 * seg.scale, -seg.mean - t1 * seg.scale);
+      put(c_row[x], mu, 1.0);
+      for (std::size_t j = 0; j < nk; ++j) {
+        const double kk = kernel(K[j], L[m]);
+        put(c_row[x], A[s * nk + j], -kk);
+        if (!seg.constant()) put(c_row[x], B[s * nk + j], -kk * t1);
+      }
+      const int rho1 = column(GLP_LO), rho3 = column(GLP_LO);  // x >= 0, x <= 1 at t_min
+      put(c_row[x], rho1, 1.0);
+      put(c_row[x], rho3, -1.0);
+      put(value_row[m], rho3, ns);
+      if (seg.constant()) continue;
+      const int rho2 = column(GLP_LO), rho4 = column(GLP_LO);  // at t_max
+      put(c_row[x], rho2, 1.0);
+      put(c_row[x], rho4, -1.0);
+      put(value_row[m], rho4, ns);
+      d_row[x] = row(GLP_FX, -seg.mean * t1 - seg.scale * t2, -seg.mean * t1 - seg.scale * t2);
+      put(d_row[x], mu, t1);
+      put(d_row[x], rho1, seg.t_min);
+      put(d_row[x], rho3, -seg.t_min);
+      put(d_row[x], rho2, seg.t_max);
+      put(d_row[x], rho4, -seg.t_max);
+      for (std::size_t j = 0; j < nk; ++j) {
+        const double kk = kernel(K[j], L[m]);
+        put(d_row[x], A[s * nk + j], -kk * t1);
+        put(d_row[x], B[s * nk + j], -kk * t2);
+      }
+    }
+  }
+  glp_load_matrix(P, static_cast<int>(ia.size()) - 1, ia.data(), ja.data(), ar.data());
+  glp_term_out(GLP_OFF);
+  // Equilibration only: GLPK's automatic scaling let the simplex report an infeasible point as
+  // optimal on some of these LPs (small random games of the tests).
+  glp_scale_prob(P, GLP_SF_EQ);
+  glp_std_basis(P);
+  glp_smcp settings;
+  glp_init_smcp(&settings);
+  settings.msg_lev = GLP_MSG_OFF;
+  settings.presolve = GLP_OFF;
+  if (seconds_left < 1e6) settings.tm_lim = static_cast<int>(std::max(seconds_left, 0.001) * 1000.0);
+  int code = glp_simplex(P, &settings);
+  if (code != 0 || glp_get_status(P) != GLP_OPT) {  // once more from a fresh basis, dual simplex
+    glp_adv_basis(P, 0);
+    settings.meth = GLP_DUALP;
+    code = glp_simplex(P, &settings);
+  }
+  glp_term_out(GLP_ON);
+  if (code != 0 || glp_get_status(P) != GLP_OPT) return std::nullopt;
+
+  RestrictedSolution out;
+  out.value = glp_get_obj_val(P);
+  out.rows = glp_get_num_rows(P);
+  SegmentStrategy& p = out.predictor;
+  p.empty = glp_get_col_prim(P, r0);
+  p.sizes = K;
+  p.c.assign(S * nk, 0.0);
+  p.d.assign(S * nk, 0.0);
+  for (std::size_t j = 0; j < nk; ++j) p.weight.push_back(glp_get_col_prim(P, r[j]));
+  for (std::size_t x = 0; x < S * nk; ++x) {
+    p.c[x] = glp_get_col_prim(P, A[x]);
+    if (B[x]) p.d[x] = glp_get_col_prim(P, B[x]);
+  }
+  SegmentStrategy& q = out.adversary;
+  q.empty = glp_get_row_dual(P, empty_row);
+  q.sizes = L;
+  q.c.assign(S * nl, 0.0);
+  q.d.assign(S * nl, 0.0);
+  for (std::size_t m = 0; m < nl; ++m) q.weight.push_back(glp_get_row_dual(P, value_row[m]));
+  for (std::size_t s = 0; s < S; ++s) {
+    const double ns = static_cast<double>(g.segments[s].size());
+    for (std::size_t m = 0; m < nl; ++m) {
+      const std::size_t x = s * nl + m;
+      q.c[x] = glp_get_row_dual(P, c_row[x]) / ns;
+      if (d_row[x]) q.d[x] = glp_get_row_dual(P, d_row[x]) / ns;
+    }
+  }
+  make_feasible(p, g);
+  make_feasible(q, g);
+  return out;
+}
+
+// Marginal P(y_i = 1) per rank of a strategy.
+std::vector<double> total_marginals(const Segmentation& g, const SegmentStrategy& x) {
+  std::vector<double> out(static_cast<std::size_t>(g.n()), 0.0);
+  for (long rank = 0; rank < g.n(); ++rank)
+    for (std::size_t j = 0; j < x.m(); ++j) out[static_cast<std::size_t>(rank)] += x.at(g, rank, j);
+  return out;
+}
+
+// The likeliest pure action of a predictor strategy (any mix with these marginals): for size k
+// with conditional marginals x_i = p_ik / r_k, the top k by x (ties by rank: larger psi, then
+// smaller index) with weight r_k min(x_(k), 1 - x_(k+1)); the best size, the empty action by its
+// own weight, and ties by the smaller size.
+void likeliest_action(const Segmentation& g, const SegmentStrategy& p, MarginalSolution& out) {
+  out.likeliest_action.clear();
+  out.likeliest_probability = p.empty;
+  long best_size = 0;
+  std::vector<long> ranks(static_cast<std::size_t>(g.n()));
+  std::vector<double> x(static_cast<std::size_t>(g.n()));
+  std::vector<long> best_ranks;
+  std::vector<std::size_t> by_size(p.m());
+  std::iota(by_size.begin(), by_size.end(), std::size_t{0});
+  std::sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) { return p.sizes[a] < p.sizes[b]; });
+  for (std::size_t j : by_size) {
+    if (p.weight[j] <= 0.0) continue;
+    const long k = p.sizes[j];
+    for (long rank = 0; rank < g.n(); ++rank) x[static_cast<std::size_t>(rank)] = p.at(g, rank, j) / p.weight[j];
+    std::iota(ranks.begin(), ranks.end(), 0L);
+    auto before = [&](long a, long b) { return x[a] > x[b] || (x[a] == x[b] && a < b); };
+    std::nth_element(ranks.begin(), ranks.begin() + (k - 1), ranks.end(), before);
+    double kth = x[ranks[k - 1]], next = 0.0;
+    if (k < g.n()) {
+      std::nth_element(ranks.begin() + k, ranks.begin() + k, ranks.end(), before);
+      next = x[ranks[k]];
+    }
+    for (long i = 0; i + 1 < k; ++i) kth = std::min(kth, x[ranks[i]]);
+    const double probability = p.weight[j] * std::clamp(std::min(kth, 1.0 - next), 0.0, 1.0);
+    if (probability > out.likeliest_probability) {
+      out.likeliest_probability = probability;
+      best_size = k;
+      best_ranks.assign(ranks.begin(), ranks.begin() + k);
+    }
+  }
+  for (long rank : best_ranks) out.likeliest_action.push_back(static_cast<BinaryAction::value_type>(g.order[rank]));
+  std::sort(out.likeliest_action.begin(), out.likeliest_action.end());
+  (void)best_size;
+}
+
+}  // namespace
+
+MarginalSolution solve_f1_by_segments(const std::vector<double>& psi, const MarginalSolverOptions& options,
+                                      SegmentWarmStart* warm) {
+  if (psi.size() < 2) throw Error("solve_f1_by_segments: the game needs at least 2 examples");
+  for (double x : psi)
+    if (!std::isfinite(x)) throw Error("solve_f1_by_segments: a potential is not finite");
+  if (!(options.tolerance > 0.0) || options.max_seconds < 0.0 || options.max_rounds < 0 ||
+      options.sizes_per_round < 1 || options.drop_after < 1)
+    throw Error("solve_f1_by_segments: needs tolerance > 0, max_seconds >= 0, max_rounds >= 0, "
+                "sizes_per_round >= 1 and drop_after >= 1");
+  const auto start = Clock::now();
+  const double max_seconds = options.max_seconds > 0.0 ? options.max_seconds : kInfinity;
+  Segmentation g(psi);
+  const long n = g.n();
+  // Exchangeable examples stay together: the first cuts are where psi changes sign, plus the
+  // previous solve's.
+  std::vector<long> cuts;
+  const long positives = std::count_if(g.psi.begin(), g.psi.end(), [](double x) { return x > 0.0; });
+  cuts.push_back(positives);
+  std::vector<long> K, L;
+  if (warm) {
+    cuts.insert(cuts.end(), warm->cuts.begin(), warm->cuts.end());
+    K = warm->predictor_sizes;
+    L = warm->adversary_sizes;
+  }
+  auto valid_size = [&](long k) { return k >= 1 && k <= n; };
+  K.erase(std::remove_if(K.begin(), K.end(), [&](long k) { return !valid_size(k); }), K.end());
+  L.erase(std::remove_if(L.begin(), L.end(), [&](long k) { return !valid_size(k); }), L.end());
+  const long first_size = std::clamp(positives, 1L, n);
+  if (K.empty()) K.push_back(first_size);
+  if (L.empty()) L.push_back(first_size);
+  g.set_cuts(cuts);
+  const SmallestSums sums(g);
+
+  MarginalSolution solution;
+  MarginalSolverSummary& summary = solution.summary;
+  summary.lower = -kInfinity;
+  summary.upper = kInfinity;
+  summary.gap = kInfinity;
+  std::vector<double> best_predictor_marginals;  // per rank, of the strategy guaranteeing `lower`
+  SegmentStrategy best_predictor;
+  std::vector<long> best_cuts;
+  std::vector<double> best_adversary_marginals;  // per rank, of the strategy conceding `upper`
+  std::vector<int> idle_k(K.size(), 0), idle_l(L.size(), 0);
+  const std::size_t wanted = static_cast<std::size_t>(options.sizes_per_round);
+  int halvings = 0;
+  for (;;) {
+    const auto solved = solve_restricted(g, K, L, max_seconds - seconds_since(start));
+    if (!solved) {
+      summary.status = seconds_since(start) >= max_seconds ? MarginalSolverStatus::time_limit
+                                                            : MarginalSolverStatus::stalled;
+      break;
+    }
+    ++summary.rounds;
+    const RestrictedSolution& rs = *solved;
+    const SegmentStrategy& p = rs.predictor;
+    const SegmentStrategy& q = rs.adversary;
+    // Exact bounds over the full game.
+    auto adversary_best = smallest_values(g, sums, [&](long l) { return adversary_costs(g, p, l); }, true, wanted);
+    adversary_best.insert(adversary_best.begin(), {p.empty, 0});  // l = 0: F1(., {}) = [y_hat empty]
+    std::stable_sort(adversary_best.begin(), adversary_best.end(),
+                     [](const SizeValue& x, const SizeValue& y) { return x.value < y.value; });
+    const double expected_psi = expected_potential(g, q);
+    auto predictor_best = smallest_values(g, sums, [&](long k) { return predictor_costs(g, q, k); }, false, wanted);
+    for (auto& v : predictor_best) v.value = -v.value - expected_psi;
+    predictor_best.insert(predictor_best.begin(), {q.empty - expected_psi, 0});
+    std::stable_sort(predictor_best.begin(), predictor_best.end(),
+                     [](const SizeValue& x, const SizeValue& y) { return x.value > y.value; });
+    if (adversary_best.front().value > summary.lower) {
+      summary.lower = adversary_best.front().value;
+      best_predictor = p;
+      best_cuts = g.cuts();
+      best_predictor_marginals = total_marginals(g, p);
+    }
+    if (predictor_best.front().value < summary.upper) {
+      summary.upper = predictor_best.front().value;
+      best_adversary_marginals = total_marginals(g, q);
+    }
+    summary.gap = summary.upper - summary.lower;
+    summary.lp_rows = rs.rows;
+    summary.predictor_sizes = static_cast<std::size_t>(std::count_if(p.weight.begin(), p.weight.end(), [](double w) { return w > 0.0; }));
+    summary.adversary_sizes = static_cast<std::size_t>(std::count_if(q.weight.begin(), q.weight.end(), [](double w) { return w > 0.0; }));
+    summary.segments = g.segments.size();
+    summary.seconds = seconds_since(start);
+    if (summary.gap <= options.tolerance) summary.status = MarginalSolverStatus::converged;
+    if (options.progress) options.progress(summary);
+    if (summary.converged()) break;
+    if (summary.seconds > max_seconds) {
+      summary.status = MarginalSolverStatus::time_limit;
+      break;
+    }
+    if (options.max_rounds > 0 && summary.rounds >= options.max_rounds) {
+      summary.status = MarginalSolverStatus::round_limit;
+      break;
+    }
+    // Grow the restricted game: the best sizes that beat its value, and cuts where their best
+    // responses split a segment.
+    const double margin = 1e-12 * (1.0 + std::abs(rs.value));
+    std::vector<long> new_cuts;
+    int added = 0;
+    auto grow = [&](const std::vector<SizeValue>& best, std::vector<long>& sizes, std::vector<int>& idle, bool beats_low,
+                    auto costs_of) {
+      for (std::size_t i = 0; i < best.size() && i < wanted; ++i) {
+        const auto& [value, size] = best[i];
+        if (beats_low ? !(value < rs.value - margin) : !(value > rs.value + margin)) break;
+        if (size == 0) continue;  // the empty actions are always in the LP
+        if (std::find(sizes.begin(), sizes.end(), size) == sizes.end()) {
+          sizes.push_back(size);
+          idle.push_back(0);
+          ++added;
+        }
+        const AffineCosts costs = costs_of(size);
+        double low, high;
+        sums.sum(costs, size, &low, &high);
+        std::vector<std::pair<long, long>> low_ranges, high_ranges;
+        long count;
+        double total;
+        sums.at_most(costs, low, count, total, &low_ranges);
+        sums.at_most(costs, high, count, total, &high_ranges);
+        collect_cuts(g, costs, low_ranges, high_ranges, new_cuts);
+      }
+    };
+    grow(adversary_best, L, idle_l, true, [&](long l) { return adversary_costs(g, p, l); });
+    grow(predictor_best, K, idle_k, false, [&](long k) { return predictor_costs(g, q, k); });
+    if (added == 0 && new_cuts.empty()) {
+      // The best responses are in the restricted game already, so the gap is the LP's rounding:
+      // halve the segments the last best responses were nearest to splitting instead.
+      for (const auto& seg : g.segments)
+        if (!seg.constant() && seg.size() >= 2 && (seg.size() > 64 || halvings < 2)) new_cuts.push_back(seg.first + seg.size() / 2);
+      ++halvings;
+      if (new_cuts.empty() || halvings > 8) {
+        summary.status = MarginalSolverStatus::stalled;
+        break;
+      }
+    }
+    // Sizes unused for drop_after rounds leave the LP.
+    auto drop_idle = [&](std::vector<long>& sizes, std::vector<int>& idle, const SegmentStrategy& x) {
+      for (std::size_t j = 0; j < x.m(); ++j) {
+        const auto at = std::find(sizes.begin(), sizes.end(), x.sizes[j]) - sizes.begin();
+        idle[static_cast<std::size_t>(at)] = x.weight[j] > 1e-12 ? 0 : idle[static_cast<std::size_t>(at)] + 1;
+      }
+      for (std::size_t j = sizes.size(); j-- > 0;)
+        if (idle[j] >= options.drop_after && sizes.size() > 1) {
+          sizes.erase(sizes.begin() + static_cast<long>(j));
+          idle.erase(idle.begin() + static_cast<long>(j));
+        }
+    };
+    drop_idle(K, idle_k, p);
+    drop_idle(L, idle_l, q);
+    if (!new_cuts.empty()) {
+      std::vector<long> all = g.cuts();
+      all.insert(all.end(), new_cuts.begin(), new_cuts.end());
+      g.set_cuts(all);
+    }
+  }
+  summary.seconds = seconds_since(start);
+  summary.algorithm = MarginalAlgorithm::segments;
+  if (warm) *warm = {K, L, g.cuts()};
+
+  // Report the strategy that guarantees `lower`, in the input's order.
+  solution.marginals = Eigen::VectorXd::Zero(n);
+  solution.adversary_marginals = Eigen::VectorXd::Zero(n);
+  for (long rank = 0; rank < n; ++rank) {
+    const auto i = static_cast<Eigen::Index>(g.order[static_cast<std::size_t>(rank)]);
+    if (!best_predictor_marginals.empty()) solution.marginals[i] = best_predictor_marginals[rank];
+    if (!best_adversary_marginals.empty()) solution.adversary_marginals[i] = best_adversary_marginals[rank];
+  }
+  if (best_predictor.sizes.empty() && best_predictor.empty == 0.0) best_predictor.empty = 1.0;
+  g.set_cuts(best_cuts.empty() ? std::vector<long>{} : best_cuts);
+  likeliest_action(g, best_predictor, solution);
+  // E[F1(Y_hat, y)] = r_0 [y empty] + sum_k 2 sum_{i: y_i = 1} p_ik / (k + |y|).
+  solution.expected_score = [g, p = best_predictor](const std::vector<int>& labels) {
+    if (labels.size() != g.order.size()) throw Error("expected_score: one label per example needed");
+    long positives_total = 0;
+    for (int y : labels) positives_total += y;
+    double expected = positives_total == 0 ? p.empty : 0.0;
+    for (std::size_t j = 0; j < p.m(); ++j) {
+      double overlap = 0.0;
+      for (long rank = 0; rank < g.n(); ++rank)
+        if (labels[g.order[static_cast<std::size_t>(rank)]]) overlap += p.at(g, rank, j);
+      expected += 2.0 * overlap / static_cast<double>(p.sizes[j] + positives_total);
+    }
+    return expected;
+  };
+  return solution;
+}
+
+MarginalSolution solve_f1_game_over_marginals(const std::vector<double>& psi, const MarginalSolverOptions& options,
+                                              SegmentWarmStart* warm) {
+  if (options.algorithm == MarginalAlgorithm::windows) return solve_f1_over_marginals(psi, options);
+  if (options.algorithm == MarginalAlgorithm::segments) return solve_f1_by_segments(psi, options, warm);
+  if (options.segment_rounds < 0) throw Error("solve_f1_game_over_marginals: needs segment_rounds >= 0");
+  const auto start = Clock::now();
+  MarginalSolverOptions first = options;
+  if (options.segment_rounds > 0)
+    first.max_rounds = options.max_rounds > 0 ? std::min(options.max_rounds, options.segment_rounds) : options.segment_rounds;
+  MarginalSolution by_segments = solve_f1_by_segments(psi, first, warm);
+  if (by_segments.summary.converged() || options.segment_rounds == 0) return by_segments;
+  MarginalSolverOptions rest = options;
+  if (options.max_seconds > 0.0) {
+    rest.max_seconds = options.max_seconds - seconds_since(start);
+    if (rest.max_seconds <= 0.0) return by_segments;
+  }
+  if (options.max_rounds > 0) {
+    rest.max_rounds = options.max_rounds - by_segments.summary.rounds;
+    if (rest.max_rounds <= 0) return by_segments;
+  }
+  MarginalSolution by_windows = solve_f1_over_marginals(psi, rest);
+  if (!by_windows.summary.converged() && by_segments.summary.gap < by_windows.summary.gap) return by_segments;
+  // The adversary marginals for a learner's cut: the windows' solver does not give them.
+  if (by_windows.adversary_marginals.size() == 0 && by_segments.summary.upper <= by_windows.summary.upper)
+    by_windows.adversary_marginals = by_segments.adversary_marginals;
+  by_windows.summary.seconds = seconds_since(start);
+  return by_windows;
+}
+
+}  // namespace mpg

@@ -1,0 +1,168 @@
+// The F1 game solved over segment-affine marginals (lib/metrics/f1_segment_solver): brute force
+// over all 2^n x 2^n actions (random, tied and rounded potentials), the (n+1) x (n+1) game over
+// sizes at equal potentials solved by LP, large games at theta = 0 and tiny theta, the reported
+// strategies, the automatic choice of algorithm, and bad input.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include "lib/base/error.hpp"
+#include "lib/game/matrix_game.hpp"
+#include "lib/metrics/f1.hpp"
+#include "lib/metrics/f1_segment_solver.hpp"
+#include "tests/brute_force.hpp"
+
+using namespace mpg;
+using namespace mpg::testing;
+
+namespace {
+MarginalSolverOptions exact() {
+  MarginalSolverOptions options;
+  options.tolerance = 1e-10;
+  return options;
+}
+
+void check_brackets(const MarginalSolution& solution, double value, double tolerance = 1e-9) {
+  const auto& summary = solution.summary;
+  CHECK(summary.converged());
+  CHECK(summary.lower <= value + tolerance);
+  CHECK(summary.upper >= value - tolerance);
+}
+
+// The game over sizes at equal potentials c: the predictor picks |y_hat| = k, the adversary
+// |y| = l, each set uniformly at random, so E|y_hat AND y| = kl/n and the payoff is
+// 2kl/(n(k+l)) - c l (1 for k = l = 0).
+double size_game_value(long n, double c) {
+  Eigen::MatrixXd payoff(n + 1, n + 1);
+  for (long k = 0; k <= n; ++k)
+    for (long l = 0; l <= n; ++l) {
+      const double f1 = k + l == 0 ? 1.0 : 2.0 * static_cast<double>(k * l) / static_cast<double>(n * (k + l));
+      payoff(k, l) = f1 - c * static_cast<double>(l);
+    }
+  return solve_matrix_game(payoff, default_lp_backend()).value;
+}
+}  // namespace
+
+TEST_CASE("F1 by segments equals the brute-force matrix game for n <= 7", "[f1_segments]") {
+  std::mt19937 rng(20261126);
+  for (int trial = 0; trial < 60; ++trial) {
+    const std::size_t n = 2 + static_cast<std::size_t>(trial % 6);
+    std::uniform_real_distribution<double> draw(-0.6, 0.6);
+    std::vector<double> psi(n);
+    const int kind = trial % 4;  // wide, small, tiny, rounded (ties)
+    for (double& x : psi) {
+      x = draw(rng) * (kind == 1 ? 0.1 : kind == 2 ? 0.01 : 1.0);
+      if (kind == 3) x = std::round(2.0 * x) / 4.0;
+    }
+    INFO("trial " << trial);
+    const double value = solve_matrix_game(full_payoff_matrix(F1Game(psi), n), default_lp_backend()).value;
+    const auto solution = solve_f1_by_segments(psi, exact());
+    check_brackets(solution, value);
+    CHECK(solution.summary.algorithm == MarginalAlgorithm::segments);
+  }
+}
+
+TEST_CASE("F1 by segments at equal potentials: the (n+1) x (n+1) game over sizes", "[f1_segments]") {
+  for (long n : {2L, 5L, 37L, 200L}) {
+    for (double c : {0.0, 0.001, -0.5, 0.3}) {
+      INFO("n = " << n << ", psi = " << c);
+      const auto solution = solve_f1_by_segments(std::vector<double>(static_cast<std::size_t>(n), c), exact());
+      check_brackets(solution, size_game_value(n, c), 1e-8);
+      CHECK(solution.summary.segments == 1);  // exchangeable examples are never split
+    }
+  }
+  // At psi = 0 the value is 2/(n+3) (digest §2.3).
+  const auto zero = solve_f1_by_segments(std::vector<double>(30000, 0.0), exact());
+  CHECK(zero.summary.lower == Approx(2.0 / 30003.0).epsilon(1e-9));
+  CHECK(zero.summary.gap <= 1e-10);
+}
+
+TEST_CASE("F1 by segments: two values of potentials, theta = 0 and tiny theta at n = 20,000", "[f1_segments]") {
+  std::vector<double> psi(5000, 0.0);
+  std::fill(psi.begin() + 2500, psi.end(), -0.5);
+  const auto two = solve_f1_by_segments(psi, exact());
+  CHECK(two.summary.converged());
+  std::mt19937 rng(3);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::vector<double> tiny(20000);
+  for (double& x : tiny) x = 1e-9 * normal(rng);
+  MarginalSolverOptions options;  // tolerance 1e-6
+  const auto solved = solve_f1_by_segments(tiny, options);
+  CHECK(solved.summary.converged());
+  CHECK(solved.summary.gap <= 1e-6);
+  CHECK(solved.summary.lower == Approx(2.0 / 20003.0).epsilon(1e-3));
+}
+
+TEST_CASE("F1 by segments reports consistent strategies", "[f1_segments]") {
+  const std::vector<double> psi{0.05, -0.1, 0.2, 0.05, -0.3, 0.0, 0.12};
+  const auto solution = solve_f1_by_segments(psi, exact());
+  REQUIRE(solution.summary.converged());
+  const F1Game game(psi);
+  const std::size_t n = psi.size();
+  // The likeliest action scores F1 against every labelling as the game does, and the expected
+  // score is a convex combination: between the smallest and largest F1 of any prediction.
+  std::vector<int> labels{1, 0, 1, 0, 0, 0, 1};
+  const double expected = solution.expected_score(labels);
+  CHECK(expected >= 0.0);
+  CHECK(expected <= 1.0);
+  CHECK(solution.likeliest_probability > 0.0);
+  CHECK(solution.likeliest_probability <= 1.0 + 1e-12);
+  CHECK(std::is_sorted(solution.likeliest_action.begin(), solution.likeliest_action.end()));
+  for (Eigen::Index i = 0; i < solution.marginals.size(); ++i) {
+    CHECK(solution.marginals[i] >= -1e-12);
+    CHECK(solution.marginals[i] <= 1.0 + 1e-12);
+    CHECK(solution.adversary_marginals[i] >= -1e-12);
+    CHECK(solution.adversary_marginals[i] <= 1.0 + 1e-12);
+  }
+  // The adversary's marginals give the learner's cut: the predictor's best response to Q is at
+  // least the game value (upper bound), so upper + psi . m_Q >= E_Q-free F1 part >= 0.
+  double psi_m = 0.0;
+  for (std::size_t i = 0; i < n; ++i) psi_m += psi[i] * solution.adversary_marginals[static_cast<Eigen::Index>(i)];
+  CHECK(solution.summary.upper + psi_m >= -1e-12);
+}
+
+TEST_CASE("F1 by segments: permuting the examples permutes the marginals", "[f1_segments]") {
+  const std::vector<double> psi{0.05, -0.1, 0.2, 0.05, -0.3, 0.0, 0.12, 0.05};
+  std::vector<std::size_t> perm(psi.size());
+  std::iota(perm.begin(), perm.end(), std::size_t{0});
+  std::reverse(perm.begin(), perm.end());
+  std::vector<double> permuted(psi.size());
+  for (std::size_t i = 0; i < psi.size(); ++i) permuted[i] = psi[perm[i]];
+  const auto a = solve_f1_by_segments(psi, exact()), b = solve_f1_by_segments(permuted, exact());
+  CHECK(a.summary.lower == Approx(b.summary.lower).margin(1e-10));
+  // Equal potentials get equal marginals (exchangeable examples share a segment).
+  CHECK(a.marginals[0] == Approx(a.marginals[3]).margin(1e-12));
+  CHECK(a.marginals[0] == Approx(a.marginals[7]).margin(1e-12));
+}
+
+TEST_CASE("F1 over marginals, automatic: segments first, then windows; same value", "[f1_segments]") {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> draw(-0.3, 0.3);
+  for (int trial = 0; trial < 10; ++trial) {
+    std::vector<double> psi(40);
+    for (double& x : psi) x = draw(rng);
+    MarginalSolverOptions automatic = exact(), windows = exact();
+    automatic.tolerance = windows.tolerance = 1e-8;
+    windows.algorithm = MarginalAlgorithm::windows;
+    const auto a = solve_f1_game_over_marginals(psi, automatic), w = solve_f1_game_over_marginals(psi, windows);
+    INFO("trial " << trial);
+    REQUIRE(a.summary.converged());
+    REQUIRE(w.summary.converged());
+    CHECK(a.summary.lower <= w.summary.upper + 1e-8);
+    CHECK(w.summary.lower <= a.summary.upper + 1e-8);
+  }
+  CHECK(parse_marginal_algorithm("segments") == MarginalAlgorithm::segments);
+  CHECK(to_string(MarginalAlgorithm::automatic) == "auto");
+  CHECK_THROWS_AS(parse_marginal_algorithm("simplex"), Error);
+}
+
+TEST_CASE("F1 by segments rejects bad input", "[f1_segments]") {
+  CHECK_THROWS_AS(solve_f1_by_segments({0.1}), Error);
+  CHECK_THROWS_AS(solve_f1_by_segments({0.1, std::nan("")}), Error);
+  MarginalSolverOptions bad;
+  bad.tolerance = 0.0;
+  CHECK_THROWS_AS(solve_f1_by_segments({0.1, 0.2}, bad), Error);
+}
