@@ -131,8 +131,13 @@ TEST_CASE("predict_binary_mpg: the game's exact solution, the double oracle or t
   CHECK_THROWS_AS(predict_binary_mpg(pk, problem, marginals), Error);
 
   const BinaryModel f1 = train_binary_mpg_model(problem, f1_settings(), training);
-  const BinaryPrediction by_double_oracle = predict_binary_mpg(f1, problem);
+  BinaryPredictOptions double_oracle;
+  double_oracle.solver = BinaryGameSolver::double_oracle;
+  const BinaryPrediction by_double_oracle = predict_binary_mpg(f1, problem, double_oracle);
   CHECK(by_double_oracle.game.solver() == "double oracle");
+  // The default (auto) plays an F1 game over marginals.
+  CHECK(predict_binary_mpg(f1, problem).game.solver() == "marginals");
+  CHECK(parse_binary_game_solver("auto") == BinaryGameSolver::automatic);
   CHECK(by_double_oracle.game.converged());
   CHECK(by_double_oracle.k == 0);
   marginals.marginals.tolerance = 1e-9;

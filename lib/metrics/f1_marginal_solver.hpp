@@ -34,7 +34,7 @@ std::string to_string(MarginalAlgorithm algorithm);
 
 struct MarginalSolverOptions {
   MarginalAlgorithm algorithm = MarginalAlgorithm::automatic;
-  int segment_rounds = 10;   // automatic: rounds of the solver by segments before the windows
+  int segment_rounds = 6;    // automatic: rounds of the solver by segments before the windows
   double tolerance = 1e-6;   // stop when upper - lower <= tolerance
   double max_seconds = 0.0;  // 0 = no cap; the LP is stopped inside when the time runs out
   int max_rounds = 0;        // 0 = no cap (a deterministic cap, unlike max_seconds)

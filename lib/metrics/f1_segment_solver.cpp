@@ -608,7 +608,9 @@ MarginalSolution solve_f1_by_segments(const std::vector<double>& psi, const Marg
   const std::size_t wanted = static_cast<std::size_t>(options.sizes_per_round);
   int halvings = 0;
   for (;;) {
+    const auto lp_start = Clock::now();
     const auto solved = solve_restricted(g, K, L, max_seconds - seconds_since(start));
+    summary.lp_seconds += seconds_since(lp_start);
     if (!solved) {
       summary.status = seconds_since(start) >= max_seconds ? MarginalSolverStatus::time_limit
                                                             : MarginalSolverStatus::stalled;
