@@ -116,7 +116,7 @@ TEST_CASE("Bad specs are rejected with the file and the key", "[harness]") {
   rejects(spec, "methods.MPG.max_game_solves: value -5 is outside [0, ");
   spec["methods"]["MPG"]["max_game_solves"] = 5;
   spec["methods"]["MPG"]["game_solver"] = "simplex";
-  rejects(spec, "methods.MPG.game_solver: expected one of double_oracle, marginals");
+  rejects(spec, "methods.MPG.game_solver: expected one of auto, double_oracle, marginals");
   spec["methods"]["MPG"]["game_solver"] = "marginals";
   spec["metric"] = "precision_at_k";
   rejects(spec, "methods.MPG.game_solver: marginals solves the games of F1 tables only");
@@ -349,7 +349,9 @@ TEST_CASE("Capped MPG trainings and games are listed in the notes and as the cau
   nlohmann::json spec = small_spec();
   // One restricted-game solve per training and one double-oracle iteration per game: every cap
   // is hit (an OPTDIGITS class-0 training needs about 2,000 solves, its games about 100 iterations).
-  spec["methods"] = {{"MPG", {{"kind", "mpg"}, {"lambda", {1}}, {"max_game_solves", 1}, {"max_game_iterations", 1}}}};
+  spec["methods"] = {{"MPG",
+                      {{"kind", "mpg"}, {"lambda", {1}}, {"max_game_solves", 1}, {"game_solver", "double_oracle"},
+                       {"max_game_iterations", 1}}}};
   spec["published"] = {{"MPG", {{"OPT", 0.9}}}};
   spec["tolerance"] = 0.0;  // the MPG row is outside tolerance (unless it scores exactly 0.9)
   RunOptions options;
