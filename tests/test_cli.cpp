@@ -133,7 +133,16 @@ TEST_CASE("solve-game: precision@k with the exactly-k adversary, JSON output", "
 
 TEST_CASE("solve-game: F1 value with a leading negative potential", "[cli]") {
   TempDir dir;
-  const RunResult r = run_mpg(dir, "solve-game --metric f1 --potentials=-0.2,0.1,0.4 --json");
+  // The default (auto) plays F1 over marginals: the value is bracketed.
+  const RunResult m = run_mpg(dir, "solve-game --metric f1 --potentials=-0.2,0.1,0.4 --tolerance 1e-10 --json");
+  REQUIRE(m.exit_code == 0);
+  const nlohmann::json over_marginals = parse_json(m.out);
+  CHECK(over_marginals.at("solver") == "marginals");
+  CHECK(over_marginals.at("lower").get<double>() <= 137.0 / 660.0 + 1e-9);
+  CHECK(over_marginals.at("upper").get<double>() >= 137.0 / 660.0 - 1e-9);
+  CHECK(over_marginals.at("gap").get<double>() <= 1e-10);
+  // The double oracle prints its strategies.
+  const RunResult r = run_mpg(dir, "solve-game --metric f1 --solver double_oracle --potentials=-0.2,0.1,0.4 --json");
   INFO("stderr: " << r.err);
   REQUIRE(r.exited);
   REQUIRE(r.exit_code == 0);
