@@ -36,6 +36,7 @@
 #include "lib/base/choices.hpp"
 #include "lib/base/error.hpp"
 #include "lib/game/matrix_game.hpp"
+#include "lib/metrics/f1_marginal_rounds.hpp"
 
 namespace mpg {
 namespace {
@@ -1034,17 +1035,7 @@ MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const M
     summary.region_first = a;
     summary.region_end = b;
     summary.seconds = seconds_since(start);
-    if (summary.gap <= options.tolerance) summary.status = MarginalSolverStatus::converged;
-    if (options.progress) options.progress(summary);
-    if (summary.converged()) break;
-    if (summary.seconds > max_seconds) {
-      summary.status = MarginalSolverStatus::time_limit;
-      break;
-    }
-    if (options.max_rounds > 0 && summary.rounds >= options.max_rounds) {
-      summary.status = MarginalSolverStatus::round_limit;
-      break;
-    }
+    if (round_ends_run(summary, options, max_seconds)) break;
     auto empty_beats = [&](const std::vector<BestValue>& best, auto better) {
       for (std::size_t j = 0; j < best.size() && j < wanted && better(best[j].value); ++j)
         if (best[j].size == 0) return true;

@@ -29,6 +29,7 @@
 #include <optional>
 
 #include "lib/base/error.hpp"
+#include "lib/metrics/f1_marginal_rounds.hpp"
 
 namespace mpg {
 namespace {
@@ -484,30 +485,30 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
   RestrictedSolution out;
   out.value = glp_get_obj_val(P);
   out.rows = glp_get_num_rows(P);
+  // A strategy with its empty action's weight, one weight per size, and coefficient (s, j) from
+  // coefficient(s * sizes + j, &c, &d).
+  auto read = [&](SegmentStrategy& x, double empty, const std::vector<long>& sizes, auto weight, auto coefficient) {
+    x.empty = empty;
+    x.sizes = sizes;
+    x.c.assign(S * sizes.size(), 0.0);
+    x.d.assign(S * sizes.size(), 0.0);
+    for (std::size_t j = 0; j < sizes.size(); ++j) x.weight.push_back(weight(j));
+    for (std::size_t y = 0; y < S * sizes.size(); ++y) coefficient(y, x.c[y], x.d[y]);
+  };
   SegmentStrategy& p = out.predictor;
-  p.empty = glp_get_col_prim(P, r0);
-  p.sizes = K;
-  p.c.assign(S * nk, 0.0);
-  p.d.assign(S * nk, 0.0);
-  for (std::size_t j = 0; j < nk; ++j) p.weight.push_back(glp_get_col_prim(P, r[j]));
-  for (std::size_t x = 0; x < S * nk; ++x) {
-    p.c[x] = glp_get_col_prim(P, A[x]);
-    if (B[x]) p.d[x] = glp_get_col_prim(P, B[x]);
-  }
+  read(p, glp_get_col_prim(P, r0), K, [&](std::size_t j) { return glp_get_col_prim(P, r[j]); },
+       [&](std::size_t y, double& c, double& d) {
+         c = glp_get_col_prim(P, A[y]);
+         if (B[y]) d = glp_get_col_prim(P, B[y]);
+       });
+  // The adversary's, from the duals (see the file comment): n_s s_m C and n_s s_m D.
   SegmentStrategy& q = out.adversary;
-  q.empty = glp_get_row_dual(P, empty_row);
-  q.sizes = L;
-  q.c.assign(S * nl, 0.0);
-  q.d.assign(S * nl, 0.0);
-  for (std::size_t m = 0; m < nl; ++m) q.weight.push_back(glp_get_row_dual(P, value_row[m]));
-  for (std::size_t s = 0; s < S; ++s) {
-    const double ns = static_cast<double>(g.segments[s].size());
-    for (std::size_t m = 0; m < nl; ++m) {
-      const std::size_t x = s * nl + m;
-      q.c[x] = glp_get_row_dual(P, c_row[x]) / ns;
-      if (d_row[x]) q.d[x] = glp_get_row_dual(P, d_row[x]) / ns;
-    }
-  }
+  read(q, glp_get_row_dual(P, empty_row), L, [&](std::size_t m) { return glp_get_row_dual(P, value_row[m]); },
+       [&](std::size_t y, double& c, double& d) {
+         const double ns = static_cast<double>(g.segments[y / nl].size());
+         c = glp_get_row_dual(P, c_row[y]) / ns;
+         if (d_row[y]) d = glp_get_row_dual(P, d_row[y]) / ns;
+       });
   make_feasible(p, g);
   make_feasible(q, g);
   return out;
@@ -647,17 +648,7 @@ MarginalSolution solve_f1_by_segments(const std::vector<double>& psi, const Marg
     summary.adversary_sizes = static_cast<std::size_t>(std::count_if(q.weight.begin(), q.weight.end(), [](double w) { return w > 0.0; }));
     summary.segments = g.segments.size();
     summary.seconds = seconds_since(start);
-    if (summary.gap <= options.tolerance) summary.status = MarginalSolverStatus::converged;
-    if (options.progress) options.progress(summary);
-    if (summary.converged()) break;
-    if (summary.seconds > max_seconds) {
-      summary.status = MarginalSolverStatus::time_limit;
-      break;
-    }
-    if (options.max_rounds > 0 && summary.rounds >= options.max_rounds) {
-      summary.status = MarginalSolverStatus::round_limit;
-      break;
-    }
+    if (round_ends_run(summary, options, max_seconds)) break;
     // Grow the restricted game: the best sizes that beat its value, and cuts where their best
     // responses split a segment.
     const double margin = 1e-12 * (1.0 + std::abs(rs.value));
