@@ -613,7 +613,7 @@ Tables CostSensitiveRun::tables(const Outcome& outcome) const {
     const bool kernel_table = r.table == "2.5" || r.table == "2.7";
     for (const auto& method : method_labels) {
       const std::string kind = spec_["methods"][method]["kind"].get<std::string>();
-      if (is_kernel(kind) != kernel_table) continue;
+      if (is_kernel(kind) != kernel_table && r.table != "2.3") continue;  // binary data: every method in 2.3
       for (FVariant variant : variants_of(kind)) {
         std::vector<double> ours, theirs;
         VariantResult result;
@@ -635,7 +635,7 @@ Tables CostSensitiveRun::tables(const Outcome& outcome) const {
   }
 
   const std::vector<TableSpec> table_specs = {
-      {"2.3", "Table 2.3: F1 (%) on binary data", false},
+      {"2.3", "Table 2.3: F1 (%) on binary data (an RBF method, which the thesis did not run here, adds columns)", false},
       {"2.4", "Table 2.4: macro-F1 MF1 (%), linear models", false},
       {"2.5", "Table 2.5: macro-F1 MF1 (%), RBF SVM without bias", true},
       {"2.6", "Table 2.6: micro-F1 mF1 (%), linear models (C_min: Alg. 3; F_max: the MF1 choices)", false},
@@ -672,7 +672,7 @@ Tables CostSensitiveRun::tables(const Outcome& outcome) const {
     std::vector<std::pair<std::string, std::string>> columns;
     for (const auto& method : method_labels) {
       const std::string kind = spec_["methods"][method]["kind"].get<std::string>();
-      if (is_kernel(kind) != t.kernel) continue;
+      if (is_kernel(kind) != t.kernel && t.id != "2.3") continue;
       for (FVariant v : variants_of(kind)) columns.push_back({method, f_variant_name(v)});
     }
     md += fmt::format("## {}\n\nours (thesis)\n\n| data set |", t.title);
