@@ -604,8 +604,19 @@ Tables CostSensitiveRun::tables(const Outcome& outcome) const {
     }
   }
   std::map<std::string, std::map<std::string, std::map<std::string, VariantResult>>> results;  // table\nrow, method, variant
+  // Methods in the thesis' column order (SVMperf, SVM, LR; RBF), then by label.
   std::vector<std::string> method_labels;
   for (const auto& [method, m] : spec_["methods"].items()) method_labels.push_back(method);
+  auto column_rank = [&](const std::string& method) {
+    const std::string kind = spec_["methods"][method]["kind"].get<std::string>();
+    for (int k = 0; const char* known : {"svm_perf", "svm", "liblinear_svm", "lr", "rbf_svm"}) {
+      if (kind == known) return k;
+      ++k;
+    }
+    return 5;
+  };
+  std::stable_sort(method_labels.begin(), method_labels.end(),
+                   [&](const std::string& a, const std::string& b) { return column_rank(a) < column_rank(b); });
   // Grids are parsed once per (data set, method, split).
   std::map<std::tuple<std::string, std::string, int>, SplitGrids> parsed;
   for (const auto& [key, members] : groups) parsed.emplace(key, split_grids(members));
@@ -804,7 +815,7 @@ Tables CostSensitiveRun::tables(const Outcome& outcome) const {
                                       ? fmt::format("{:.2f}/{:.2f}", a.min_frequency, a.max_frequency)
                                       : fmt::format("{:.2f} (pos./neg. {:.3f})", a.min_frequency, a.positive_ratio);
     md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {}; {} |\n", d->label,
-                      with(d->multilabel ? "multilabel" : "binary", "type"), with(std::to_string(d->labels), "labels"),
+                      with(d->multilabel ? "multilabel" : "binary", "type"), with(std::to_string(d->multilabel ? d->labels : 2), "labels"),
                       with(std::to_string(a.train), "train"), with(std::to_string(a.test), "test"),
                       with(std::to_string(d->features), "features"), with(frequency, "label_freq"), d->source,
                       d->fidelity);
