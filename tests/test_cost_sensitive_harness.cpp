@@ -144,7 +144,8 @@ TEST_CASE("Cost-sensitive specs: bad keys and values name the file and the key",
   rejects("methods.LR.kind=boosting", "unknown method kind 'boosting'");
   rejects("datasets.Galaxy.generator=spiral", "datasets.Galaxy.generator");
   rejects("datasets.SYN.registry=nothing", "datasets.SYN.registry");
-  rejects("published.2.8={}", "unknown key '2.8'");
+  rejects("published={\"2.8\":{}}", "unknown key '2.8'");
+  rejects("published={\"2.4\":{\"SYN\":{\"LR -\":\"high\"}}}", "published.2.4");
 }
 
 TEST_CASE("A cost-sensitive run on synthetic data: every table, deterministic, row order irrelevant",
@@ -174,11 +175,14 @@ TEST_CASE("A cost-sensitive run on synthetic data: every table, deterministic, r
     CHECK(row["ours"].get<double>() <= 100.0);
   }
   const json& attributes = out["attributes"];
-  REQUIRE(attributes.size() == 2);
-  CHECK(attributes[0]["dataset"] == "SYN");
-  CHECK(attributes[0]["train"] == 90);
-  CHECK(attributes[0]["test"] == 120);
-  CHECK(attributes[0]["features"] == 3);
+  REQUIRE(attributes.size() == 2);  // data sets in label order
+  CHECK(attributes[0]["dataset"] == "Galaxy");
+  CHECK(attributes[0]["train"] == 240);
+  CHECK(attributes[0]["features"] == 2);
+  CHECK(attributes[1]["dataset"] == "SYN");
+  CHECK(attributes[1]["train"] == 90);
+  CHECK(attributes[1]["test"] == 120);
+  CHECK(attributes[1]["features"] == 3);
 
   // Two threads, and a rerun from the cache, give the same numbers.
   const RunSummary two = run_experiment(spec_path, options_in(dir, 2));
@@ -189,13 +193,14 @@ TEST_CASE("A cost-sensitive run on synthetic data: every table, deterministic, r
   CHECK(checked.cached_cells == 15);
   CHECK(checked.drift.empty());
 
-  // Permuting the training file's rows changes nothing (content-keyed splits).
+  // Permuting the training file's rows changes nothing (content-keyed splits); a fresh folder, as
+  // the registry is read once per path.
   std::reverse(rows.begin(), rows.end());
   std::rotate(rows.begin(), rows.begin() + 17, rows.end());
-  write_data(dir, rows);
-  RunOptions permuted = options_in(dir, 2);
-  permuted.results_directory += "_permuted";
-  const RunSummary shuffled = run_experiment(spec_path, permuted);
+  TempDir other;
+  const DataEnvironment other_environment(other);
+  write_data(other, rows);
+  const RunSummary shuffled = run_experiment(write_spec(other, tiny_spec()), options_in(other, 2));
   CHECK(shuffled.cached_cells == 0);  // a different file: new cells
   CHECK(mpg::read_file(shuffled.result_files[1]) == mpg::read_file(one.result_files[1]));
 }
@@ -209,7 +214,9 @@ TEST_CASE("A multilabel file whose registry entry has a wrong or no sha256 is re
   spec["datasets"].erase("Galaxy");
   CHECK_THROWS_WITH(run_experiment(write_spec(dir, spec), options_in(dir, 1)),
                     Contains("syn/train.csv") && Contains("sha256 mismatch"));
-  write_data(dir, synthetic_rows(90, 1), nullptr);
-  CHECK_THROWS_WITH(run_experiment(write_spec(dir, spec), options_in(dir, 1)),
-                    Contains("syn/train.csv") && Contains("sha256"));
+  TempDir other;
+  const DataEnvironment other_environment(other);
+  write_data(other, synthetic_rows(90, 1), nullptr);
+  CHECK_THROWS_WITH(run_experiment(write_spec(other, spec), options_in(other, 1)),
+                    Contains("syn/train.csv") && Contains("has no sha256"));
 }
