@@ -105,10 +105,10 @@ const std::vector<MethodKind>& cost_sensitive_methods() {
        ParameterTable::join(
            cost_grid_parameters(true),
            ParameterTable({list_parameter("gamma", powers_of_two(-6, 6), 0.0, 1e9,
-                                          "RBF widths exp(-gamma ||x - z||^2), one cell per value; the thesis' grid "
+                                          "RBF widths γ of exp(−γ ‖x − z‖²), one cell per value; the thesis' grid "
                                           "is 2^-6..2^6"),
                            number_parameter("epsilon", 1e-3, 0.0, 1.0,
-                                            "stop when max |projected gradient| <= this (LIBSVM's -e)", true),
+                                            "stop when the largest absolute projected gradient <= this (LIBSVM's -e)", true),
                            integer_parameter("max_updates", 10000000, 1, 1000000000000L,
                                              "cap on coordinate updates of one training (not converged when reached)"),
                            flag_parameter("warm_start", true, "start each C from the duals of the previous C")}))},
