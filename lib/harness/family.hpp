@@ -121,5 +121,6 @@ const Family& binary_family();
 const Family& sequence_labeling_family();
 const Family& ranking_family();
 const Family& parsing_family();
+const Family& cost_sensitive_family();
 
 }  // namespace mpg::harness
