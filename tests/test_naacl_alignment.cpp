@@ -67,7 +67,7 @@ TEST_CASE("bad sentence and alignment files name the file and line", "[naacl_ali
              Contains("z.e:2:") && Contains("empty line"));
   CHECK_THAT(input_error([&] { mpg::read_naacl_sentences(dir.write("empty.e", "")); }), Contains("no sentences"));
   CHECK_THAT(input_error([&] { mpg::read_naacl_alignments(dir.write("a1", "0-0\n0-x\n")); }),
-             Contains("a1:2:") && Contains("bad link '0-x'"));
+             Contains("a1:2:") && Contains("bad link \"0-x\""));
   CHECK_THAT(input_error([&] { mpg::read_naacl_alignments(dir.write("a2", "0-0-Q\n")); }), Contains("a2:1:"));
   CHECK_THAT(input_error([&] { mpg::read_naacl_alignments(dir.write("a3", "1-1 1-1-P\n")); }),
              Contains("a3:1:") && Contains("listed twice"));
