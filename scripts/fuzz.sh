@@ -20,14 +20,24 @@ build_dir="${MPG_FUZZ_BUILD_DIR:-build-fuzz}"
 targets() { for f in tests/fuzz/fuzz_*.cpp; do basename "$f" .cpp; done; }
 
 # build [TARGET...]: every target when none is named.
+# clang 16 or newer (the library's lambdas capture structured bindings, a C++20 feature clang 14 lacks).
+compiler() {
+  for version in 19 18 17 16; do
+    command -v "clang++-$version" >/dev/null && { echo "$version"; return; }
+  done
+  echo ""
+}
+
 build() {
-  command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is not installed (scripts/setup.sh installs clang)" >&2; exit 2; }
+  local version
+  version="$(compiler)"
+  [ -n "$version" ] || { echo "fuzz.sh: clang++ 16 or newer is not installed (scripts/setup.sh installs clang-16)" >&2; exit 2; }
   mkdir -p "$build_dir"
   # One build at a time (CTest may start several fuzz entries).
   exec 9>"$build_dir/.lock"
   flock 9
   if [ ! -f "$build_dir/build.ninja" ]; then
-    CC=clang CXX=clang++ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMPG_FUZZ=ON \
+    CC="clang-$version" CXX="clang++-$version" cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=None -DMPG_FUZZ=ON \
       -DMPG_BUILD_TESTS=OFF -DMPG_BUILD_BENCH=OFF -DMPG_WERROR=ON >/dev/null
   fi
   local wanted=("$@")

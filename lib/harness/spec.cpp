@@ -17,7 +17,8 @@ namespace mpg::harness {
 using nlohmann::json;
 
 void SpecValidator::fail(const std::string& where, const std::string& what) const {
-  throw InputError(path_, (where.empty() ? "" : where + ": ") + what);
+  // `where` holds the spec's own labels (methods, datasets): quoted in part if one is huge.
+  throw InputError(path_, (where.empty() ? "" : clipped(where, 200) + ": ") + what);
 }
 
 void SpecValidator::keys(const json& object, const std::string& where, const std::set<std::string>& allowed,
