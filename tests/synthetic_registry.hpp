@@ -66,7 +66,7 @@ class SyntheticRegistry {
     return {{"task", "ranking"},
             {"name", name},
             {"datasets", {{"SYN", {{"registry", "syn_rank"}}}}},
-            {"folds", {1}},
+            {"folds", nlohmann::json::array({1})},
             {"methods", {{"RankSVM", {{"kind", "ranksvm"}, {"C", {0.1, 1}}}}}},
             {"published", {{"dataset", "SYN"}, {"mean_ndcg", {{"RankSVM", 0.5}}}}},
             {"tolerance", 1}};

@@ -45,7 +45,8 @@ class LocalCluster {
     up_ = true;
   }
   ~LocalCluster() {
-    if (up_ && !was_running_) std::system((quote(kScript) + " stop >/dev/null 2>&1").c_str());
+    if (up_ && !was_running_ && std::system((quote(kScript) + " stop >/dev/null 2>&1").c_str()) != 0)
+      WARN("scripts/slurm_local.sh stop failed");
     unsetenv("SLURM_CONF");
   }
   LocalCluster(const LocalCluster&) = delete;
@@ -97,7 +98,7 @@ TEST_CASE("mpg run --executor slurm: job arrays on a one-node cluster give the l
   CHECK_THAT(again.err, !Contains("submitted to Slurm"));
 
   // sbatch refusing the array (an unknown partition) is an error quoting sbatch.
-  spec["methods"]["RankSVM"]["C"] = {100};
+  spec["methods"]["RankSVM"]["C"] = nlohmann::json::array({100});
   mpg::write_file_atomically(spec_path, spec.dump(2));
   const RunResult refused = run_mpg(dir, "run " + quote(spec_path) + " --executor slurm --sbatch=--partition=nope --results " +
                                              quote(slurm_results));

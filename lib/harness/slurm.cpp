@@ -20,15 +20,25 @@ std::string submit_slurm_array(const SlurmArray& array) {
   if (array.tasks == 0) throw Error("a Slurm array needs at least one task");
   fs::create_directories(array.directory);
   std::string command;
-  for (const auto& word : array.task_command) command += (command.empty() ? "" : " ") + shell_quote(word);
+  for (const auto& word : array.task_command) {
+    if (!command.empty()) command += ' ';
+    command += shell_quote(word);
+  }
   const std::string script = array.directory + "/" + array.log_stem + ".sbatch";
   write_file_atomically(script, "#!/bin/sh\n# Written by mpg run --executor slurm: one cell per array task.\nexec " +
                                     command + "\n");
-  std::string sbatch = "sbatch --parsable --job-name=" + shell_quote(array.job_name) +
-                       fmt::format(" --array=0-{}", array.tasks - 1) + " --cpus-per-task=1 --output=" +
-                       shell_quote(array.directory + "/" + array.log_stem + "-%a.log");
-  for (const auto& argument : array.sbatch_arguments) sbatch += " " + shell_quote(argument);
-  sbatch += " " + shell_quote(script) + " 2>&1";
+  // Appended piecewise: GCC 12 warns (-Wrestrict, a false positive) on "literal" + string&&.
+  std::string sbatch = "sbatch --parsable --job-name=";
+  sbatch += shell_quote(array.job_name);
+  sbatch += fmt::format(" --array=0-{} --cpus-per-task=1 --output=", array.tasks - 1);
+  sbatch += shell_quote(array.directory + "/" + array.log_stem + "-%a.log");
+  for (const auto& argument : array.sbatch_arguments) {
+    sbatch += ' ';
+    sbatch += shell_quote(argument);
+  }
+  sbatch += ' ';
+  sbatch += shell_quote(script);
+  sbatch += " 2>&1";
   int status = -1;
   const std::string out = command_output(sbatch, &status);
   if (status != 0)
