@@ -18,12 +18,14 @@
 #include "lib/data/optdigits.hpp"
 #include "lib/harness/experiment.hpp"
 #include "tests/run_mpg.hpp"
+#include "tests/shared_data.hpp"
 #include "tests/synthetic_registry.hpp"
 
 using namespace mpg;
 using mpg::testing::RunResult;
 using mpg::testing::SyntheticRegistry;
 using mpg::testing::TempDir;
+using mpg::testing::input_error_of;
 using mpg::testing::quote;
 using mpg::testing::run_mpg;
 using Catch::Matchers::Contains;
@@ -44,17 +46,6 @@ int files_under(const fs::path& directory) {
   int count = 0;
   for (const auto& entry : fs::recursive_directory_iterator(directory)) count += entry.is_regular_file();
   return count;
-}
-
-// The message of the mpg::Error `read` throws ("" if it throws none).
-template <class Read>
-std::string error_of(Read read) {
-  try {
-    read();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  return "";
 }
 
 }  // namespace
@@ -139,29 +130,29 @@ TEST_CASE("mpg run: bad data files and specs give one error naming file and line
 
 TEST_CASE("Readers: errors name file and line and quote at most ~80 characters of the bad token", "[bad_input]") {
   const std::string huge(10'000'000, '7');
-  const std::string libsvm = error_of([&] { parse_libsvm("1 1:1\n1 2:" + huge + "x\n", "big.txt"); });
+  const std::string libsvm = input_error_of([&] { parse_libsvm("1 1:1\n1 2:" + huge + "x\n", "big.txt"); });
   CHECK_THAT(libsvm, Contains("big.txt:2: value of feature 2 is not a number: \"777") &&
                          Contains("... (10000001 bytes)"));
   CHECK(libsvm.size() < 200);
-  const std::string garbage = error_of([] { parse_libsvm(std::string("1 1:1\n\x01\xfe\x80\"\\ 1:1\n"), "bin.txt"); });
+  const std::string garbage = input_error_of([] { parse_libsvm(std::string("1 1:1\n\x01\xfe\x80\"\\ 1:1\n"), "bin.txt"); });
   CHECK_THAT(garbage, Contains("bin.txt:2: expected a numeric label, got \"\\x01\\xfe\\x80\\x22\\x5c\""));
-  const std::string optdigits = error_of([&] { parse_optdigits(huge + "\n", "o.tra"); });
+  const std::string optdigits = input_error_of([&] { parse_optdigits(huge + "\n", "o.tra"); });
   CHECK_THAT(optdigits, Contains("o.tra:1: expected 65 comma-separated fields"));
   std::string row;
   for (int i = 0; i < 64; ++i) row += "1,";
-  CHECK_THAT(error_of([&] { parse_optdigits(row + huge + "\n", "o.tra"); }),
+  CHECK_THAT(input_error_of([&] { parse_optdigits(row + huge + "\n", "o.tra"); }),
              Contains("o.tra:1: class is ") && Contains("... (10000000 bytes)"));
-  const std::string letor = error_of([&] { parse_letor("0 qid:1 1:" + huge + "y\n", "l.txt"); });
+  const std::string letor = input_error_of([&] { parse_letor("0 qid:1 1:" + huge + "y\n", "l.txt"); });
   CHECK_THAT(letor, Contains("l.txt:1: feature value in \"1:777") && Contains("(10000003 bytes)"));
   CHECK(letor.size() < 200);
-  CHECK_THAT(error_of([&] { parse_conll("w P C " + huge + "\n", "c.txt"); }),
+  CHECK_THAT(input_error_of([&] { parse_conll("w P C " + huge + "\n", "c.txt"); }),
              Contains("c.txt:1: unknown named-entity tag \"777") && Contains("(10000000 bytes)"));
-  CHECK_THAT(error_of([&] { parse_number_list("1," + huge + "z", "--potentials"); }),
-             Contains("--potentials: entry 2 \"777") && Contains("(10000001 bytes)"));
+  CHECK_THROWS_WITH(parse_number_list("1," + huge + "z", "--potentials"),
+                    Contains("--potentials: entry 2 \"777") && Contains("(10000001 bytes)"));
   // LETOR feature matrices are dense: an index that would need gigabytes is refused up front.
-  CHECK_THAT(error_of([] { parse_letor("0 qid:1 900000000:1\n", "l.txt"); }),
+  CHECK_THAT(input_error_of([] { parse_letor("0 qid:1 900000000:1\n", "l.txt"); }),
              Contains("l.txt:1: feature index 900000000 is above 100000"));
-  CHECK_THAT(error_of([] {
+  CHECK_THAT(input_error_of([] {
                std::string text;
                for (int i = 0; i < 3000; ++i) text += "0 qid:1 100000:1\n";
                parse_letor(text, "l.txt");
@@ -173,11 +164,11 @@ TEST_CASE("Readers: 1e-400 reads as 0 just as 1e-320 reads as a subnormal; 1e400
   const LibsvmData data = parse_libsvm("1 1:1e-400 2:1e-320 3:-1e-400\n", "tiny.txt");
   CHECK(data.features.nonZeros() == 1);  // 1e-400 and -1e-400 are 0, not stored
   CHECK(data.features.coeff(0, 1) == 1e-320);
-  CHECK_THAT(error_of([] { parse_libsvm("1 1:1e400\n", "big.txt"); }),
+  CHECK_THAT(input_error_of([] { parse_libsvm("1 1:1e400\n", "big.txt"); }),
              Contains("big.txt:1: value of feature 1 is out of range: \"1e400\""));
   CHECK(parse_libsvm("1e-400 1:1\n", "label.txt").labels[0] == 0.0);
   CHECK(parse_number_list("1e-400,1e-320", "--potentials") == std::vector<double>{0.0, 1e-320});
-  CHECK_THAT(error_of([] { parse_number_list("1e400", "--potentials"); }), Contains("--potentials: entry 1 \"1e400\""));
+  CHECK_THROWS_WITH(parse_number_list("1e400", "--potentials"), Contains("--potentials: entry 1 \"1e400\""));
 }
 
 TEST_CASE("A damaged cache entry is recomputed, never used; the summary counts cells of both phases", "[bad_input]") {
