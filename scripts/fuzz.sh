@@ -5,8 +5,8 @@
 #   scripts/fuzz.sh build                    configure and build every fuzz target
 #   scripts/fuzz.sh run TARGET [SECONDS]     build, then fuzz TARGET (e.g. fuzz_libsvm) for SECONDS
 #                                            (default 20) on one core; exit 1 on any finding
-#   scripts/fuzz.sh long [SECONDS]           every target in turn, SECONDS each (default 600):
-#                                            the longer run; prints executions per target
+#   scripts/fuzz.sh long [SECONDS [TARGET...]]  every target (or those named) in turn, SECONDS each
+#                                            (default 600): the longer run; prints executions per target
 #   scripts/fuzz.sh list                     the target names
 #
 # A run starts from the seed corpus tests/fuzz/<reader>/ (never written to) plus the inputs found
@@ -70,10 +70,13 @@ case "${1:-}" in
   run) shift; run "$@" ;;
   long)
     seconds="${2:-600}"
-    build
+    shift $(( $# < 2 ? $# : 2 ))
+    chosen=("$@")
+    [ ${#chosen[@]} -gt 0 ] || mapfile -t chosen < <(targets)
+    build "${chosen[@]}"
     status=0
-    for t in $(targets); do run "$t" "$seconds" || status=1; done
+    for t in "${chosen[@]}"; do run "$t" "$seconds" || status=1; done
     exit $status ;;
   list) targets ;;
-  *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
