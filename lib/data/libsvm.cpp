@@ -16,6 +16,7 @@
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
 #include "lib/base/numbers.hpp"
+#include "lib/data/csr_matrix.hpp"
 
 namespace mpg {
 namespace {
@@ -194,11 +195,21 @@ LibsvmData parse_libsvm(std::string_view text, const std::string& path, const Li
     ++column_count;
   }
 
-  data.features = Eigen::Map<const FeatureMatrix>(
-      static_cast<Eigen::Index>(data.labels.size()), column_count,
-      static_cast<Eigen::Index>(rows.values.size()), rows.row_starts.data(), rows.columns.data(),
-      rows.values.data());
+  data.features = csr_matrix(static_cast<long>(data.labels.size()), column_count, rows.row_starts, rows.columns,
+                             rows.values);
   return data;
+}
+
+FeatureMatrix csr_matrix(long rows, long cols, const std::vector<int>& row_starts, const std::vector<int>& columns,
+                         const std::vector<double>& values) {
+  // Filled in place: assigning an Eigen::Map of the arrays allocated O(cols) (untouched memory in
+  // a plain build, but gigabytes under AddressSanitizer for one huge index; found by fuzz_libsvm).
+  FeatureMatrix matrix(rows, cols);
+  matrix.resizeNonZeros(static_cast<Eigen::Index>(values.size()));
+  std::copy(row_starts.begin(), row_starts.end(), matrix.outerIndexPtr());
+  std::copy(columns.begin(), columns.end(), matrix.innerIndexPtr());
+  std::copy(values.begin(), values.end(), matrix.valuePtr());
+  return matrix;
 }
 
 std::vector<int> binarize_labels(const std::vector<double>& labels, double positive_label) {

@@ -13,6 +13,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/data/csr_matrix.hpp"
 
 namespace mpg {
 namespace {
@@ -132,9 +133,8 @@ LibsvmData parse_optdigits(std::string_view contents, const std::string& path, c
   }
   if (data.labels.empty()) throw InputError(path, "no examples");
 
-  data.features = Eigen::Map<const FeatureMatrix>(
-      static_cast<Eigen::Index>(data.labels.size()), column_count + (add_bias ? 1 : 0),
-      static_cast<Eigen::Index>(values.size()), row_starts.data(), columns.data(), values.data());
+  data.features = csr_matrix(static_cast<long>(data.labels.size()), column_count + (add_bias ? 1 : 0), row_starts,
+                             columns, values);
   return data;
 }
 
