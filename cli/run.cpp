@@ -58,7 +58,8 @@ Action add_run(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   command->add_option("--results", s->options.results_directory,
-                      "Directory of the result tables (default: results/ of the source tree)");
+                      "Directory of the result tables (default: results/ beside the spec's directory when that is "
+                      "named experiments/, e.g. the checkout's results/ for experiments/x.json; else ./results)");
   command->add_option("--cache", s->options.cache_directory, "Cell cache directory (default: <results>/.cache)");
   command->add_flag("--check", s->options.check,
                     "Rerun the spec and compare every number with the table already in the results directory "
@@ -68,6 +69,18 @@ Action add_run(CLI::App& app) {
                       "--check: a number drifted when |new - old| exceeds this")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  command->add_option("--executor", s->options.executor,
+                      "Where cells run: local (a thread pool of --threads) or slurm (each phase's uncached cells as "
+                      "one Slurm job array, sbatch --array, each task one cell into the shared cache; then the "
+                      "tables are assembled from the cache; scripts/slurm_local.sh starts a one-node cluster)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"local", "slurm"}));
+  command->add_option("--sbatch", s->options.sbatch_arguments,
+                      "--executor slurm: an extra sbatch option, e.g. --sbatch=--partition=long (repeatable)")
+      ->allow_extra_args(false);
+  command->add_option("--slurm-task", s->options.slurm_task_file,
+                      "Internal: run one array task's cell of the task file into the cache (set by the job script)")
+      ->group("");
   command->add_flag("--quiet", s->quiet, "No progress lines");
   command->add_option("--heartbeat", s->options.heartbeat_seconds,
                       "While cells run, list them with their running times after this many seconds "
@@ -99,6 +112,7 @@ Action add_run(CLI::App& app) {
       const harness::RunSummary summary = harness::run_experiment(spec, s->options);
       fmt::print("{}: {} cells ({} cached); {} of {} published cells within tolerance\n", summary.name, summary.cells,
                  summary.cached_cells, summary.within_tolerance, summary.published_cells);
+      if (!s->options.slurm_task_file.empty()) continue;  // a Slurm task: its cell is in the cache
       for (const auto& line : summary.outside) fmt::print("  outside: {}\n", line);
       for (const auto& file : summary.result_files) fmt::print("  wrote {}\n", file);
       if (!s->options.check) continue;

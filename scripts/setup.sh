@@ -24,6 +24,9 @@ packages=(
   time                   # /usr/bin/time -v for memory figures in bench/
   jq                     # bench/adult_test_games.sh
   python3                # scripts/fetch_data.sh, bench/syn1000_budget.sh (Debian's; nothing from PyPI)
+  clang-16 libclang-rt-16-dev  # libFuzzer + ASan/UBSan: tests/fuzz (scripts/fuzz.sh; clang 16 captures structured bindings)
+  util-linux             # flock: scripts/fuzz.sh builds build-fuzz/ once when CTest starts several targets
+  slurm-wlm munge        # mpg run --executor slurm; scripts/slurm_local.sh starts a one-node cluster for its test
 )
 
 missing=()

@@ -80,11 +80,11 @@ TEST_CASE("sushi pairs: pairing rule, features and labels on a fixture", "[compa
   CHECK(s.pairs.first(2, 10) == Approx(43.06));  // Hokkaido
 
   CHECK_THAT(input_error([&] { mpg::read_sushi_pairs(dir.write("bad", score_row({{1, 5}})), items, users); }),
-             Contains("bad:1: bad score '5'"));
+             Contains("bad:1: bad score \"5\""));
   CHECK_THAT(input_error([&] { mpg::read_sushi_pairs(dir.write("short", "1 2 3\n"), items, users); }),
              Contains("short:1: expected 100 scores, got 3"));
   CHECK_THAT(input_error([&] { mpg::read_sushi_pairs(scores, items, dir.write("u", "7\t1\t2\t300\t13\t3\t0\t48\t11\t1\t1\n")); }),
-             Contains("u:1: bad prefecture '48'"));
+             Contains("u:1: bad prefecture \"48\""));
   CHECK_THAT(input_error([&] { mpg::read_sushi_pairs(scores, dir.write("i", "0\tx\t1\n"), users); }),
              Contains("i:1: expected 9 tab-separated fields"));
   CHECK_THAT(input_error([&] { mpg::read_sushi_pairs(scores, items, dir.write("one", "7\t1\t2\t300\t13\t3\t0\t47\t11\t1\t1\n")); }),
@@ -103,10 +103,10 @@ TEST_CASE("chess games: reader, labels and errors", "[compare_data]") {
   CHECK(mpg::chess_label(games[0].score) == 0);
   CHECK(mpg::chess_label(games[1].score) == -1);
   CHECK(mpg::chess_label(games[2].score) == 1);
-  CHECK_THAT(input_error([&] { mpg::read_chess_games(dir.write("a", "1,2,3,0.7\n")); }), Contains("a:1: bad score '0.7'"));
+  CHECK_THAT(input_error([&] { mpg::read_chess_games(dir.write("a", "1,2,3,0.7\n")); }), Contains("a:1: bad score \"0.7\""));
   CHECK_THAT(input_error([&] { mpg::read_chess_games(dir.write("b", "1,2,3,1\n1,2,2,1\n")); }), Contains("b:2: player 2 plays himself"));
   CHECK_THAT(input_error([&] { mpg::read_chess_games(dir.write("c", "1,2,3\n")); }), Contains("c:1: expected 4 comma-separated fields, got 3"));
-  CHECK_THAT(input_error([&] { mpg::read_chess_games(dir.write("d", "1,2,3,1\nx,2,3,1\n")); }), Contains("d:2: bad month 'x'"));
+  CHECK_THAT(input_error([&] { mpg::read_chess_games(dir.write("d", "1,2,3,1\nx,2,3,1\n")); }), Contains("d:2: bad month \"x\""));
   CHECK_THAT(input_error([&] { mpg::read_chess_games(dir.write("e", "\"Month #\",\"W\",\"B\",\"Score\"\n")); }), Contains("e: no games"));
 }
 

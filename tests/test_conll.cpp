@@ -68,7 +68,7 @@ TEST_CASE("malformed CoNLL lines fail with file and line", "[conll]") {
   const std::string columns = dir.write("columns.txt", "a DT O O\nb NN O\n");
   CHECK(read_error(columns) == columns + ":2: expected 4 space-separated columns (word POS chunk NE-tag), got 3");
   const std::string tag = dir.write("tag.txt", "a DT O O\n\nb NN O I-FOO\n");
-  CHECK_THAT(read_error(tag), Contains(tag + ":3: unknown named-entity tag 'I-FOO'"));
+  CHECK_THAT(read_error(tag), Contains(tag + ":3: unknown named-entity tag \"I-FOO\""));
   CHECK_THAT(read_error(dir.file("missing.txt")), Contains("missing.txt"));
 }
 

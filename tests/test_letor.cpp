@@ -99,13 +99,13 @@ TEST_CASE("read_letor errors name the file and line", "[letor]") {
     const std::string message = error_of(path);
     CHECK_THAT(message, Contains(path + ":" + where) && Contains(what));
   };
-  check("1 qid:1 1:0.5\nx qid:1 1:0.5\n", "2:", "relevance label 'x'");
-  check("-1 qid:1 1:0.5\n", "1:", "relevance label '-1'");
+  check("1 qid:1 1:0.5\nx qid:1 1:0.5\n", "2:", "relevance label \"x\"");
+  check("-1 qid:1 1:0.5\n", "1:", "relevance label \"-1\"");
   check("1 1:0.5\n", "1:", "expected 'qid:<id>'");
   check("1 qid:1 0:0.5\n", "1:", "feature index");
   check("1 qid:1 2:0.5 1:0.5\n", "1:", "feature indices must increase");
   check("1 qid:1 1:abc\n", "1:", "feature value");
-  check("1 qid:1 1:1\n0 qid:2 1:1\n0 qid:1 1:1\n", "3:", "query '1' continues");
+  check("1 qid:1 1:1\n0 qid:2 1:1\n0 qid:1 1:1\n", "3:", "query \"1\" continues");
   const std::string empty = dir.write("empty.txt", "\n# nothing\n");
   CHECK_THAT(error_of(empty), Contains(empty) && Contains("no documents"));
   CHECK_THAT(error_of(dir.file("missing.txt")), Contains("missing.txt") && Contains("cannot open"));

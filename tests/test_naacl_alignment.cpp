@@ -67,7 +67,7 @@ TEST_CASE("bad sentence and alignment files name the file and line", "[naacl_ali
              Contains("z.e:2:") && Contains("empty line"));
   CHECK_THAT(input_error([&] { mpg::read_naacl_sentences(dir.write("empty.e", "")); }), Contains("no sentences"));
   CHECK_THAT(input_error([&] { mpg::read_naacl_alignments(dir.write("a1", "0-0\n0-x\n")); }),
-             Contains("a1:2:") && Contains("bad link '0-x'"));
+             Contains("a1:2:") && Contains("bad link \"0-x\""));
   CHECK_THAT(input_error([&] { mpg::read_naacl_alignments(dir.write("a2", "0-0-Q\n")); }), Contains("a2:1:"));
   CHECK_THAT(input_error([&] { mpg::read_naacl_alignments(dir.write("a3", "1-1 1-1-P\n")); }),
              Contains("a3:1:") && Contains("listed twice"));
@@ -79,7 +79,7 @@ TEST_CASE("bad sentence and alignment files name the file and line", "[naacl_ali
              Contains("a6") && Contains("1 alignment lines"));
   const auto other = dir.write("o.f", "<s snum=1> x y </s>\n<s snum=3> z </s>\n");
   CHECK_THAT(input_error([&] { mpg::read_naacl_labeled(e, other, dir.write("a7", "\n\n")); }),
-             Contains("o.f:2:") && Contains("snum '3'"));
+             Contains("o.f:2:") && Contains("snum \"3\""));
   CHECK_THAT(input_error([&] { mpg::read_naacl_labeled(e, dir.write("short.f", "<s snum=1> x </s>\n"), dir.write("a8", "\n\n")); }),
              Contains("short.f") && Contains("1 sentences"));
   CHECK_THAT(input_error([&] { mpg::read_naacl_labeled(dir.file("missing.e"), f, dir.write("a9", "\n\n")); }),

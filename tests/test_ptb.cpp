@@ -76,7 +76,7 @@ TEST_CASE("malformed trees are errors naming file and line", "[ptb]") {
   CHECK_THAT(error_of("(S (NP (DT a)))\n)"), StartsWith("x.mrg:2: expected '('"));
   CHECK_THAT(error_of("(S\n (DT a b))"), StartsWith("x.mrg:2: a preterminal has exactly one word"));
   CHECK_THAT(error_of("(S\n\n (a))"), StartsWith("x.mrg:3: empty bracket"));
-  CHECK_THAT(error_of("word (S (DT a))"), StartsWith("x.mrg:1: expected '(', found 'word'"));
+  CHECK_THAT(error_of("word (S (DT a))"), StartsWith("x.mrg:1: expected '(', found \"word\""));
   CHECK_THAT(error_of("(S (NP (DT a) b))"), Contains("a preterminal has exactly one word"));
   CHECK(error_of("") == "");
 }

@@ -1,6 +1,9 @@
 #include "lib/base/io.hpp"
 
+#include <sys/wait.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -16,6 +19,7 @@
 #include <zlib.h>
 
 #include "lib/base/error.hpp"
+#include "lib/base/numbers.hpp"
 
 namespace mpg {
 namespace {
@@ -175,15 +179,33 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
     const std::size_t end = std::min(text.find(',', start), text.size());
     const std::string item = text.substr(start, end - start);
     double value = 0.0;
-    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
-    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() ||
-        !std::isfinite(value))
-      throw Error(what + ": entry " + std::to_string(values.size() + 1) + " '" + item +
-                  "' is not a finite number");
+    if (item.empty() || parse_double(item, value) != std::errc() || !std::isfinite(value))
+      throw Error(what + ": entry " + std::to_string(values.size() + 1) + " " + excerpt(item) +
+                  " is not a finite number");
     values.push_back(value);
     start = end + 1;
   }
   return values;
+}
+
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string command_output(const std::string& command, int* status) {
+  std::string out;
+  int code = -1;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    char buffer[256];
+    while (fgets(buffer, sizeof buffer, pipe)) out += buffer;
+    const int raw = pclose(pipe);
+    if (raw != -1 && WIFEXITED(raw)) code = WEXITSTATUS(raw);
+  }
+  if (status) *status = code;
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out;
 }
 
 std::vector<double> read_number_file(const std::string& path) {

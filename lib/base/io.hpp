@@ -17,6 +17,13 @@ std::string read_file(const std::string& path);
 // Parses "v1,v2,..." into finite doubles; throws mpg::Error naming `what` and the bad entry.
 std::vector<double> parse_number_list(const std::string& text, const std::string& what);
 
+// `text` as one single-quoted POSIX shell word.
+std::string shell_quote(const std::string& text);
+
+// Runs `command` with /bin/sh and returns its standard output without trailing newlines and
+// spaces ("" if it cannot run); `status` receives the exit status (-1 if it did not exit).
+std::string command_output(const std::string& command, int* status = nullptr);
+
 // Reads a file of finite numbers separated by commas or white space (any run of them).
 std::vector<double> read_number_file(const std::string& path);
 

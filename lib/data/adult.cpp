@@ -89,7 +89,7 @@ LibsvmData read_adult(const std::string& path, const LibsvmReadOptions& options)
             long value = 0;
             if (!text_rows::parse_long(field, value)) {
               throw InputError(path, line_number,
-                               fmt::format("{} is not an integer: \"{}\"", attribute.name, field));
+                               fmt::format("{} is not an integer: {}", attribute.name, excerpt(field)));
             }
             // The number of upper bounds below the value.
             bin = std::lower_bound(attribute.upper.begin(), attribute.upper.end(), value) -
@@ -98,7 +98,7 @@ LibsvmData read_adult(const std::string& path, const LibsvmReadOptions& options)
             const auto found = std::find(attribute.values.begin(), attribute.values.end(), field);
             if (found == attribute.values.end()) {
               throw InputError(path, line_number,
-                               fmt::format("unknown {} \"{}\"", attribute.name, field));
+                               fmt::format("unknown {} {}", attribute.name, excerpt(field)));
             }
             bin = found - attribute.values.begin();
           }
@@ -110,7 +110,7 @@ LibsvmData read_adult(const std::string& path, const LibsvmReadOptions& options)
       if (!income.empty() && income.back() == '.') income.remove_suffix(1);
       if (income != ">50K" && income != "<=50K") {
         throw InputError(path, line_number,
-                         fmt::format("income must be \">50K\" or \"<=50K\", got \"{}\"", fields[kFields - 1]));
+                         fmt::format("income must be \">50K\" or \"<=50K\", got {}", excerpt(fields[kFields - 1])));
       }
       builder.end_row(line_number);
       data.labels.push_back(income == ">50K" ? 1.0 : -1.0);

@@ -50,13 +50,13 @@ std::vector<ChessGame> read_chess_games(const std::string& path) {
     ChessGame game;
     if (!parse_int(fields[0], game.month)) {
       if (line_number == 1) return;  // header
-      throw InputError(path, line_number, "bad month '" + std::string(fields[0]) + "'");
+      throw InputError(path, line_number, "bad month " + excerpt(fields[0]));
     }
     if (game.month < 1) throw InputError(path, line_number, "month " + std::to_string(game.month) + " is not >= 1");
     if (!parse_int(fields[1], game.white) || game.white < 0)
-      throw InputError(path, line_number, "bad white player id '" + std::string(fields[1]) + "'");
+      throw InputError(path, line_number, "bad white player id " + excerpt(fields[1]));
     if (!parse_int(fields[2], game.black) || game.black < 0)
-      throw InputError(path, line_number, "bad black player id '" + std::string(fields[2]) + "'");
+      throw InputError(path, line_number, "bad black player id " + excerpt(fields[2]));
     if (game.white == game.black)
       throw InputError(path, line_number, "player " + std::to_string(game.white) + " plays himself");
     if (fields[3] == "1") {
@@ -66,7 +66,7 @@ std::vector<ChessGame> read_chess_games(const std::string& path) {
     } else if (fields[3] == "0.5" || fields[3] == ".5") {
       game.score = 0.5;
     } else {
-      throw InputError(path, line_number, "bad score '" + std::string(fields[3]) + "' (expected 1, 0.5 or 0)");
+      throw InputError(path, line_number, "bad score " + excerpt(fields[3]) + " (expected 1, 0.5 or 0)");
     }
     games.push_back(game);
   });

@@ -79,7 +79,7 @@ std::vector<ConllSentence> parse_conll(const std::string& text, const std::strin
     const int label = conll_label_of_tag(columns[3]);
     if (label < 0)
       throw InputError(path, line_number,
-                       "unknown named-entity tag '" + columns[3] + "' (expected O or [IB]-PER/LOC/ORG/MISC)");
+                       "unknown named-entity tag " + excerpt(columns[3]) + " (expected O or [IB]-PER/LOC/ORG/MISC)");
     if (index < first) {  // only counted, not kept
       current.words.push_back(columns[0]);
       continue;

@@ -6,6 +6,7 @@
 
 #include <Eigen/Dense>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mpg {
@@ -28,7 +29,10 @@ struct LetorData {
 // Reads a LETOR file. Feature indices are 1-based and strictly increasing on a line; absent
 // features are 0. Throws mpg::InputError "<path>:<line>: <what>" for a malformed line (bad
 // label, missing qid, bad index or value), a query whose lines are not consecutive, or an
-// empty file. Every query gets max(min_features, largest index in the file) columns.
+// empty file, a feature index above 100000, or more than 2^28 dense feature values in all.
+// Every query gets max(min_features, largest index in the file) columns.
 LetorData read_letor(const std::string& path, long min_features = 0);
+// The same from text already in memory (`path` only names it in messages).
+LetorData parse_letor(std::string_view text, const std::string& path, long min_features = 0);
 
 }  // namespace mpg

@@ -11,9 +11,12 @@
 #include <limits>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/numbers.hpp"
+#include "lib/data/csr_matrix.hpp"
 
 namespace mpg {
 namespace {
@@ -36,10 +39,12 @@ std::string_view next_token(std::string_view& rest) {
 }
 
 // Parses all of `text` as a number: std::errc() on success, invalid_argument on any malformed or
-// trailing characters, result_out_of_range on overflow/underflow. A leading '+' is accepted.
+// trailing characters, result_out_of_range on overflow (an underflow of a double reads as 0, see
+// mpg::parse_double). A leading '+' is accepted.
 template <typename Number>
 std::errc parse_number(std::string_view text, Number& value) {
   if (text.size() > 1 && text[0] == '+' && text[1] != '-') text.remove_prefix(1);
+  if constexpr (std::is_same_v<Number, double>) return parse_double(text, value);
   const char* const end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, value);
   if (error == std::errc() && stop != end) return std::errc::invalid_argument;
@@ -50,14 +55,14 @@ double parse_label(std::string_view token, const std::string& path, long line) {
   double label = 0.0;
   const std::errc error = parse_number(token, label);
   if (error == std::errc::result_out_of_range) {
-    throw InputError(path, line, fmt::format("label is out of range: \"{}\"", token));
+    throw InputError(path, line, fmt::format("label is out of range: {}", excerpt(token)));
   }
   if (error != std::errc()) {
     const char* hint = token.find(':') != std::string_view::npos ? " (is the label missing?)" : "";
-    throw InputError(path, line, fmt::format("expected a numeric label, got \"{}\"{}", token, hint));
+    throw InputError(path, line, fmt::format("expected a numeric label, got {}{}", excerpt(token), hint));
   }
   if (!std::isfinite(label)) {
-    throw InputError(path, line, fmt::format("label is not finite: \"{}\"", token));
+    throw InputError(path, line, fmt::format("label is not finite: {}", excerpt(token)));
   }
   return label;
 }
@@ -69,7 +74,7 @@ long parse_index(std::string_view text, const std::string& path, long line) {
   long index = 0;
   if (parse_number(text, index) != std::errc() || index < 1) {
     throw InputError(path, line,
-                     fmt::format("feature index must be a positive integer, got \"{}\"", text));
+                     fmt::format("feature index must be a positive integer, got {}", excerpt(text)));
   }
   if (index > kMaxStorageIndex) {
     throw InputError(path, line,
@@ -83,15 +88,15 @@ double parse_value(std::string_view text, long index, const std::string& path, l
   const std::errc error = parse_number(text, value);
   if (error == std::errc::result_out_of_range) {
     throw InputError(path, line,
-                     fmt::format("value of feature {} is out of range: \"{}\"", index, text));
+                     fmt::format("value of feature {} is out of range: {}", index, excerpt(text)));
   }
   if (error != std::errc()) {
     throw InputError(path, line,
-                     fmt::format("value of feature {} is not a number: \"{}\"", index, text));
+                     fmt::format("value of feature {} is not a number: {}", index, excerpt(text)));
   }
   if (!std::isfinite(value)) {
     throw InputError(path, line,
-                     fmt::format("value of feature {} is not finite: \"{}\"", index, text));
+                     fmt::format("value of feature {} is not finite: {}", index, excerpt(text)));
   }
   return value;
 }
@@ -136,7 +141,7 @@ ParsedRows parse_rows(std::string_view text, double bias, LibsvmData& data) {
       const std::size_t colon = token.find(':');
       if (colon == std::string_view::npos) {
         throw InputError(path, line_number,
-                         fmt::format("expected <index>:<value>, got \"{}\"", token));
+                         fmt::format("expected <index>:<value>, got {}", excerpt(token)));
       }
       const long index = parse_index(token.substr(0, colon), path, line_number);
       if (index == previous_index) {
@@ -170,9 +175,13 @@ ParsedRows parse_rows(std::string_view text, double bias, LibsvmData& data) {
 }  // namespace
 
 LibsvmData read_libsvm(const std::string& path, const LibsvmReadOptions& options) {
+  return parse_libsvm(read_file(path), path, options);
+}
+
+LibsvmData parse_libsvm(std::string_view text, const std::string& path, const LibsvmReadOptions& options) {
   LibsvmData data;
   data.path = path;
-  ParsedRows rows = parse_rows(read_file(path), options.bias, data);  // text freed here
+  ParsedRows rows = parse_rows(text, options.bias, data);
   if (data.labels.empty()) throw InputError(path, "no examples");
 
   long column_count = std::max(options.min_features, rows.max_index);
@@ -186,11 +195,21 @@ LibsvmData read_libsvm(const std::string& path, const LibsvmReadOptions& options
     ++column_count;
   }
 
-  data.features = Eigen::Map<const FeatureMatrix>(
-      static_cast<Eigen::Index>(data.labels.size()), column_count,
-      static_cast<Eigen::Index>(rows.values.size()), rows.row_starts.data(), rows.columns.data(),
-      rows.values.data());
+  data.features = csr_matrix(static_cast<long>(data.labels.size()), column_count, rows.row_starts, rows.columns,
+                             rows.values);
   return data;
+}
+
+FeatureMatrix csr_matrix(long rows, long cols, const std::vector<int>& row_starts, const std::vector<int>& columns,
+                         const std::vector<double>& values) {
+  // Filled in place: assigning an Eigen::Map of the arrays allocated O(cols) (untouched memory in
+  // a plain build, but gigabytes under AddressSanitizer for one huge index; found by fuzz_libsvm).
+  FeatureMatrix matrix(rows, cols);
+  matrix.resizeNonZeros(static_cast<Eigen::Index>(values.size()));
+  std::copy(row_starts.begin(), row_starts.end(), matrix.outerIndexPtr());
+  std::copy(columns.begin(), columns.end(), matrix.innerIndexPtr());
+  std::copy(values.begin(), values.end(), matrix.valuePtr());
+  return matrix;
 }
 
 std::vector<int> binarize_labels(const std::vector<double>& labels, double positive_label) {

@@ -4,6 +4,7 @@
 
 #include <Eigen/SparseCore>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mpg {
@@ -27,6 +28,8 @@ struct LibsvmReadOptions {
 // file, a non-numeric or non-finite label or value, a malformed "index:value" token, an index < 1,
 // non-increasing indices on a line, or an empty file (no examples).
 LibsvmData read_libsvm(const std::string& path, const LibsvmReadOptions& options = {});
+// The same from text already in memory (`path` only names it in messages).
+LibsvmData parse_libsvm(std::string_view text, const std::string& path, const LibsvmReadOptions& options = {});
 
 // Binary 0/1 labels: 1 where the raw label equals positive_label, else 0.
 std::vector<int> binarize_labels(const std::vector<double>& labels, double positive_label);

@@ -57,7 +57,7 @@ struct LineParser {
     const char* const end = field.data() + field.size();
     const auto [stop, error] = std::from_chars(field.data(), end, value);
     if (field.empty() || error == std::errc::invalid_argument || stop != end)
-      fail(fmt::format("{} is not an integer: \"{}\"", what, field));
+      fail(fmt::format("{} is not an integer: {}", what, excerpt(field)));
     if (error == std::errc::result_out_of_range || value < low || value > high)
       fail(fmt::format("{} is {}, outside {}..{}", what, field, low, high));
     return value;
@@ -171,7 +171,7 @@ std::vector<MovieLensUser> read_movielens_users(const std::string& path) {
     MovieLensUser user;
     user.id = parse.integer(fields[0], "user id", 1, std::numeric_limits<int>::max());
     user.age = parse.integer(fields[1], "age", 0, 150);
-    if (fields[2] != "M" && fields[2] != "F") parse.fail(fmt::format("gender is \"{}\", not M or F", fields[2]));
+    if (fields[2] != "M" && fields[2] != "F") parse.fail(fmt::format("gender is {}, not M or F", excerpt(fields[2])));
     user.gender = fields[2].front();
     user.occupation = std::string(fields[3]);
     user.zip = std::string(fields[4]);

@@ -64,7 +64,7 @@ MultilabelData read_multilabel_csv(const std::string& path, const MultilabelRead
         double value = 0.0;
         if (!text_rows::parse_double(fields[j], value)) {
           throw InputError(path, line_number,
-                           fmt::format("feature {} is not a finite number: \"{}\"", j + 1, fields[j]));
+                           fmt::format("feature {} is not a finite number: {}", j + 1, excerpt(fields[j])));
         }
         builder.add(static_cast<long>(j), value);
       }
@@ -72,7 +72,7 @@ MultilabelData read_multilabel_csv(const std::string& path, const MultilabelRead
         const std::string_view field = fields[features + static_cast<std::size_t>(k)];
         if (field != "0" && field != "1") {
           throw InputError(path, line_number,
-                           fmt::format("label {} must be 0 or 1, got \"{}\"", k + 1, field));
+                           fmt::format("label {} must be 0 or 1, got {}", k + 1, excerpt(field)));
         }
         data.labels[static_cast<std::size_t>(k)].push_back(field == "1" ? 1 : 0);
       }
@@ -104,8 +104,8 @@ MultilabelData read_multilabel_svm(const std::string& path, const MultilabelRead
           long k = 0;
           if (!text_rows::parse_long(id, k) || k < 0 || k >= options.labels) {
             throw InputError(path, line_number,
-                             fmt::format("label id must be an integer in [0, {}), got \"{}\"",
-                                         options.labels, id));
+                             fmt::format("label id must be an integer in [0, {}), got {}",
+                                         options.labels, excerpt(id)));
           }
           int& slot = data.labels[static_cast<std::size_t>(k)].back();
           if (slot == 1) throw InputError(path, line_number, fmt::format("label id {} repeated", k));
@@ -121,7 +121,7 @@ MultilabelData read_multilabel_svm(const std::string& path, const MultilabelRead
         if (colon == std::string_view::npos || !text_rows::parse_long(token.substr(0, colon), index) ||
             index < 1 || index > std::numeric_limits<int>::max()) {
           throw InputError(path, line_number,
-                           fmt::format("expected <index>:<value> with an index >= 1, got \"{}\"", token));
+                           fmt::format("expected <index>:<value> with an index >= 1, got {}", excerpt(token)));
         }
         if (index <= previous) {
           throw InputError(path, line_number,
@@ -129,8 +129,7 @@ MultilabelData read_multilabel_svm(const std::string& path, const MultilabelRead
         }
         if (!text_rows::parse_double(token.substr(colon + 1), value)) {
           throw InputError(path, line_number,
-                           fmt::format("value of feature {} is not a finite number: \"{}\"", index,
-                                       token.substr(colon + 1)));
+                           fmt::format("value of feature {} is not a finite number: {}", index, excerpt(token.substr(colon + 1))));
         }
         builder.add(index - 1, value);
         previous = index;

@@ -71,7 +71,7 @@ std::vector<NumberedSentence> parse_naacl_sentences(const std::string& text, con
     sentence.id = tokens[1].substr(5, tokens[1].size() - 6);
     if (sentence.id.empty()) throw InputError(path, line_number, "empty snum id");
     if (!ids.insert(sentence.id).second)
-      throw InputError(path, line_number, "snum id '" + sentence.id + "' appears twice");
+      throw InputError(path, line_number, "snum id " + excerpt(sentence.id) + " appears twice");
     sentence.tokens.assign(std::make_move_iterator(tokens.begin() + 2), std::make_move_iterator(tokens.end() - 1));
     sentences.push_back(std::move(sentence));
   }
@@ -102,7 +102,7 @@ std::vector<std::vector<WordLink>> parse_naacl_alignments(const std::string& tex
                                              view.substr(second + 1) == "P");
       if (!well_formed)
         throw InputError(path, line_number,
-                         "bad link '" + token + "' (expected F-E or F-E-P with 0-based word indices)");
+                         "bad link " + excerpt(token) + " (expected F-E or F-E-P with 0-based word indices)");
       link.sure = second == std::string::npos;
       links.push_back(link);
     }
@@ -140,7 +140,7 @@ std::vector<SentencePair> read_naacl_labeled(const std::string& english_path, co
     const long line_number = static_cast<long>(k) + 1;
     if (french[k].id != english[k].id)
       throw InputError(french_path, line_number,
-                       "snum '" + french[k].id + "' where " + english_path + " has '" + english[k].id + "'");
+                       "snum " + excerpt(french[k].id) + " where " + english_path + " has " + excerpt(english[k].id));
     SentencePair& pair = pairs[k];
     pair.id = english[k].id;
     pair.english = english[k].tokens;

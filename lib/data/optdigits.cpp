@@ -13,6 +13,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/data/csr_matrix.hpp"
 
 namespace mpg {
 namespace {
@@ -53,14 +54,18 @@ FieldStatus parse_field(std::string_view field, int low, int high, int& value) {
                                     std::string_view field, int low, int high,
                                     const std::string& path, long line) {
   if (status == FieldStatus::kNotInteger) {
-    throw InputError(path, line, fmt::format("{} is not an integer: \"{}\"", what, field));
+    throw InputError(path, line, fmt::format("{} is not an integer: {}", what, excerpt(field)));
   }
-  throw InputError(path, line, fmt::format("{} is {}, outside {}..{}", what, field, low, high));
+  throw InputError(path, line, fmt::format("{} is {}, outside {}..{}", what, clipped(field), low, high));
 }
 
 }  // namespace
 
 LibsvmData read_optdigits(const std::string& path, const LibsvmReadOptions& options) {
+  return parse_optdigits(read_file(path), path, options);
+}
+
+LibsvmData parse_optdigits(std::string_view contents, const std::string& path, const LibsvmReadOptions& options) {
   LibsvmData data;
   data.path = path;
   const long column_count = std::max(options.min_features, kFeatureCount);
@@ -73,7 +78,6 @@ LibsvmData read_optdigits(const std::string& path, const LibsvmReadOptions& opti
   std::vector<StorageIndex> columns;
   std::vector<double> values;
   {
-    const std::string contents = read_file(path);
     std::string_view text = contents;
     std::vector<std::string_view> fields;  // of the current line
     fields.reserve(kFeatureCount + 1);
@@ -126,12 +130,11 @@ LibsvmData read_optdigits(const std::string& path, const LibsvmReadOptions& opti
       data.labels.push_back(static_cast<double>(digit));
       data.source_lines.push_back(line_number);
     }
-  }  // file contents freed here
+  }
   if (data.labels.empty()) throw InputError(path, "no examples");
 
-  data.features = Eigen::Map<const FeatureMatrix>(
-      static_cast<Eigen::Index>(data.labels.size()), column_count + (add_bias ? 1 : 0),
-      static_cast<Eigen::Index>(values.size()), row_starts.data(), columns.data(), values.data());
+  data.features = csr_matrix(static_cast<long>(data.labels.size()), column_count + (add_bias ? 1 : 0), row_starts,
+                             columns, values);
   return data;
 }
 

@@ -15,5 +15,7 @@ namespace mpg {
 // 65 fields, a field that is not an integer, a feature outside 0..16, a class outside 0..9, or an
 // empty file (no examples).
 LibsvmData read_optdigits(const std::string& path, const LibsvmReadOptions& options = {});
+// The same from text already in memory (`path` only names it in messages).
+LibsvmData parse_optdigits(std::string_view text, const std::string& path, const LibsvmReadOptions& options = {});
 
 }  // namespace mpg

@@ -56,7 +56,7 @@ class TreeParser {
   // node := "(" [label] (word | node+) ")"
   PtbTree node() {
     const Token& open = tokens_[next_];
-    if (open.text != "(") throw InputError(name_, open.line, "expected '(', found '" + open.text + "' outside a bracket");
+    if (open.text != "(") throw InputError(name_, open.line, "expected '(', found " + excerpt(open.text) + " outside a bracket");
     ++next_;
     PtbTree tree;
     if (!done() && !is_bracket(tokens_[next_].text)) tree.label = tokens_[next_++].text;
@@ -73,10 +73,10 @@ class TreeParser {
     if (!words.empty()) {
       if (!tree.children.empty() || words.size() > 1)
         throw InputError(name_, open.line,
-                         "a preterminal has exactly one word and no sub-brackets ('" + tree.label + "' has " +
+                         "a preterminal has exactly one word and no sub-brackets (" + excerpt(tree.label) + " has " +
                              std::to_string(words.size()) + " word(s) and " + std::to_string(tree.children.size()) +
                              " bracket(s))");
-      if (tree.label.empty()) throw InputError(name_, open.line, "word '" + words[0] + "' has no POS tag");
+      if (tree.label.empty()) throw InputError(name_, open.line, "word " + excerpt(words[0]) + " has no POS tag");
       tree.word = words[0];
     } else if (tree.children.empty()) {
       throw InputError(name_, open.line, "empty bracket '(" + tree.label + ")'");
@@ -259,7 +259,7 @@ int wsj_file_number(const std::string& document_name) {
   const std::string base = slash == std::string::npos ? document_name : document_name.substr(slash + 1);
   if (base.size() != 12 || !base.starts_with("wsj_") || !base.ends_with(".mrg") ||
       !std::all_of(base.begin() + 4, base.begin() + 8, [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-    throw Error("PTB split: '" + document_name + "' is not named wsj_NNNN.mrg");
+    throw Error("PTB split: " + excerpt(document_name) + " is not named wsj_NNNN.mrg");
   return std::stoi(base.substr(4, 4));
 }
 

@@ -11,7 +11,7 @@ SquaredNorm parse_squared_norm(const std::string& name) {
   if (name == "l1") return SquaredNorm::l1;
   if (name == "l2") return SquaredNorm::l2;
   if (name == "linf") return SquaredNorm::linf;
-  throw Error("unknown norm '" + name + "' (expected l1, l2 or linf)");
+  throw Error("unknown norm " + excerpt(name) + " (expected l1, l2 or linf)");
 }
 
 std::string to_string(SquaredNorm norm) {

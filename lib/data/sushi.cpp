@@ -62,7 +62,7 @@ double number_at(std::string_view field, const std::string& path, long line, con
   double value = 0.0;
   const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
   if (error != std::errc() || end != field.data() + field.size() || !std::isfinite(value))
-    throw InputError(path, line, std::string("bad ") + what + " '" + std::string(field) + "'");
+    throw InputError(path, line, std::string("bad ") + what + " " + excerpt(field));
   return value;
 }
 
@@ -70,7 +70,7 @@ int integer_at(std::string_view field, const std::string& path, long line, const
   int value = 0;
   const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
   if (error != std::errc() || end != field.data() + field.size() || value < low || value > high)
-    throw InputError(path, line, std::string("bad ") + what + " '" + std::string(field) + "' (expected an integer in " +
+    throw InputError(path, line, std::string("bad ") + what + " " + excerpt(field) + " (expected an integer in " +
                                      std::to_string(low) + ".." + std::to_string(high) + ")");
   return value;
 }

@@ -23,25 +23,6 @@ bool compiled_source(const fs::path& path) {
   return extension == ".cpp" || extension == ".hpp" || extension == ".h" || extension == ".cc";
 }
 
-// `text` as one single-quoted shell word.
-std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-// The standard output of a shell command, trailing newlines and spaces removed ("" if it fails).
-std::string command_output(const std::string& command) {
-  std::string out;
-  if (FILE* pipe = popen(command.c_str(), "r")) {
-    char buffer[256];
-    while (fgets(buffer, sizeof buffer, pipe)) out += buffer;
-    pclose(pipe);
-  }
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out;
-}
-
 }  // namespace
 
 std::string source_stamp(const std::string& directory) {
@@ -70,18 +51,43 @@ std::string source_revision(const std::string& directory) {
   return revision;
 }
 
+namespace {
+
+std::string entry_file(const std::string& directory, const json& key) {
+  return directory + "/" + sha256_hex(key.dump()).substr(0, 24) + ".json";
+}
+
+}  // namespace
+
+std::optional<json> CellCache::lookup(const json& key) const {
+  if (!enabled_) return std::nullopt;
+  const std::string file = entry_file(directory_, key);
+  std::error_code error;
+  if (!fs::is_regular_file(file, error)) return std::nullopt;
+  std::string text;
+  try {
+    text = read_file(file);
+  } catch (const Error&) {
+    return std::nullopt;  // unreadable: recomputed and rewritten
+  }
+  const json stored = json::parse(text, nullptr, false);
+  if (stored.is_discarded() || !stored.is_object() || stored.value("key", json()) != key) return std::nullopt;
+  const auto result = stored.find("result");
+  const auto hash = stored.find("result_sha256");
+  if (result == stored.end() || !result->is_object() || result->empty() || hash == stored.end() ||
+      !hash->is_string() || *hash != sha256_hex(result->dump()))
+    return std::nullopt;
+  return *result;
+}
+
 std::pair<json, bool> CellCache::get_or_compute(const json& key, const std::function<json()>& compute) const {
   if (!enabled_) return {compute(), false};
-  const std::string file = directory_ + "/" + sha256_hex(key.dump()).substr(0, 24) + ".json";
-  if (fs::exists(file)) {
-    const json stored = json::parse(read_file(file), nullptr, false);
-    if (!stored.is_discarded() && stored.is_object() && stored.value("key", json()) == key &&
-        stored.contains("result") && stored["result"].is_object() && !stored["result"].empty())
-      return {stored["result"], true};
-  }
+  if (auto cached = lookup(key)) return {std::move(*cached), true};
   json result = compute();
   fs::create_directories(directory_);
-  write_file_atomically(file, json{{"key", key}, {"result", result}}.dump() + "\n");
+  const std::string hash = sha256_hex(result.dump());
+  write_file_atomically(entry_file(directory_, key),
+                        json{{"key", key}, {"result", result}, {"result_sha256", hash}}.dump() + "\n");
   return {std::move(result), false};
 }
 

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -29,17 +30,22 @@ std::string source_stamp(const std::string& directory = MPG_SOURCE_DIR);
 // "unknown" without git. Printed in every table ("made at revision ...").
 std::string source_revision(const std::string& directory = MPG_SOURCE_DIR);
 
-// Finished cells on disk: <directory>/<sha256(key)[:24]>.json holding {key, result}. A file whose
-// stored key differs (a hash collision), that does not parse, or whose result is not a non-empty
-// object is recomputed. Files are written atomically, so a killed run leaves only whole cells.
-// With `enabled` false nothing is read or written (a build whose code stamp is unknown).
+// Finished cells on disk: <directory>/<sha256(key)[:24]>.json holding {key, result, result_sha256}.
+// A file whose stored key differs (a hash collision), that does not parse, whose result is not a
+// non-empty object, or whose result no longer hashes to result_sha256 (an entry damaged or edited
+// by hand, e.g. "result": {} or a changed score) is recomputed, never used. Files are written
+// atomically, so a killed run leaves only whole cells. With `enabled` false nothing is read or
+// written (a build whose code stamp is unknown).
 class CellCache {
  public:
   CellCache(std::string directory, bool enabled = true) : directory_(std::move(directory)), enabled_(enabled) {}
   // The cached result for `key`, or computes, stores and returns it; .second = cached.
   std::pair<nlohmann::json, bool> get_or_compute(const nlohmann::json& key,
                                                  const std::function<nlohmann::json()>& compute) const;
+  // The intact cached result for `key`, if there is one (nothing is computed).
+  std::optional<nlohmann::json> lookup(const nlohmann::json& key) const;
   const std::string& directory() const { return directory_; }
+  bool enabled() const { return enabled_; }
 
  private:
   std::string directory_;

@@ -18,8 +18,22 @@ struct RunOptions {
   bool quick = false;
   std::vector<std::string> overrides;
   int threads = 0;                 // cells in parallel; 0 = all cores
-  std::string results_directory;   // default <source dir>/results
+  // Default: results/ beside the spec's directory when that directory is named experiments/ (a
+  // checkout's experiments/x.json writes the checkout's results/), else results/ in the working
+  // directory (default_results_directory()).
+  std::string results_directory;
   std::string cache_directory;     // default <results>/.cache
+  // Where the cells run: "local" (a thread pool of `threads`) or "slurm" (each phase's uncached
+  // cells as one Slurm job array, `sbatch --array`, every task running one cell of this spec into
+  // the shared cache with the same `mpg` binary; the tables are then assembled from the cache).
+  std::string executor = "local";
+  std::vector<std::string> sbatch_arguments;  // extra sbatch options, e.g. "--partition=debug"
+  std::string slurm_directory;                // job scripts and task logs (default <cache>/slurm)
+  double slurm_poll_seconds = 2;              // how often the array's progress is checked
+  std::string mpg_executable;                 // what the tasks run (default: this process's binary)
+  // A Slurm task (set by the job script, not by users): run the cells listed in this task file
+  // (phase and cell index per array task) into the cache and write no tables.
+  std::string slurm_task_file;
   bool progress = true;            // one line per finished cell on stderr
   double heartbeat_seconds = 300;  // and the running cells after this long without a line (0 = never)
   // The content stamp of the code that computes the cells (cache keys): `mpg` passes the stamp
@@ -52,6 +66,9 @@ struct RunSummary {
 };
 
 RunSummary run_experiment(const std::string& spec_path, const RunOptions& options);
+
+// The results directory of a run of `spec_path` without --results (see RunOptions).
+std::string default_results_directory(const std::string& spec_path);
 
 // The numbers of `fresh` that differ from `old` by more than `tolerance`, and those that
 // disappeared; `added` receives what only `fresh` has. Keys holding "seconds" and "revision" are

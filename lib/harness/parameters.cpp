@@ -79,27 +79,27 @@ std::string Parameter::range_text() const {
 
 std::string Parameter::problem(const json& value) const {
   auto in_range = [&](const json& x) -> std::string {
-    if (!x.is_number()) return "expected a number, got " + x.dump();
+    if (!x.is_number()) return "expected a number, got " + clipped(x.dump());
     const double v = x.get<double>();
     if (!std::isfinite(v) || v > high || (open_low ? v <= low : v < low))
-      return "value " + x.dump() + " is outside " + range_text();
+      return "value " + clipped(x.dump()) + " is outside " + range_text();
     return "";
   };
   switch (type) {
     case Type::number: return in_range(value);
     case Type::integer: {
       if (!value.is_number_integer() && !(value.is_number() && value.get<double>() == std::floor(value.get<double>())))
-        return "expected a whole number, got " + value.dump();
+        return "expected a whole number, got " + clipped(value.dump());
       return in_range(value);
     }
-    case Type::flag: return value.is_boolean() ? "" : "expected true or false, got " + value.dump();
+    case Type::flag: return value.is_boolean() ? "" : "expected true or false, got " + clipped(value.dump());
     case Type::choice: {
       if (value.is_string())
         for (const auto& c : choices)
           if (value.get<std::string>() == c) return "";
       std::string known;
       for (const auto& c : choices) known += (known.empty() ? "" : ", ") + c;
-      return "expected one of " + known + ", got " + value.dump();
+      return "expected one of " + known + ", got " + clipped(value.dump());
     }
     case Type::grid: {
       if (!value.is_array() || value.empty()) return "expected a non-empty array of numbers";
@@ -213,7 +213,7 @@ void ParameterTable::validate(const json& object, const std::string& where, cons
     std::string known;
     for (const auto& k : extra_keys) known += (known.empty() ? "" : ", ") + k;
     for (const auto& p : entries_) known += (known.empty() ? "" : ", ") + p.name;
-    validator.fail(where, "unknown key '" + key + "' (allowed: " + known + ")");
+    validator.fail(where, "unknown key '" + clipped(key) + "' (allowed: " + known + ")");
   }
   for (const auto& p : entries_)
     if (p.required() && !object.contains(p.name)) validator.fail(where, "missing required key '" + p.name + "'");

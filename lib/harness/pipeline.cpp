@@ -23,6 +23,7 @@
 #include "lib/harness/experiment.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/progress.hpp"
+#include "lib/harness/slurm.hpp"
 
 namespace mpg::harness {
 
@@ -52,8 +53,8 @@ std::string FamilyRun::test_line(const json&) const { return ""; }
 
 namespace {
 
-std::string results_directory(const RunOptions& options) {
-  return options.results_directory.empty() ? std::string(MPG_SOURCE_DIR) + "/results" : options.results_directory;
+std::string results_directory(const RunOptions& options, const std::string& spec_path) {
+  return options.results_directory.empty() ? default_results_directory(spec_path) : options.results_directory;
 }
 
 // How the spec is named in the tables' provenance line: relative to the source tree when inside it.
@@ -63,6 +64,30 @@ std::string spec_display_path(const std::string& spec_path) {
   const fs::path relative = absolute.lexically_relative(source);
   if (!relative.empty() && relative.native().rfind("..", 0) != 0) return relative.generic_string();
   return absolute.generic_string();
+}
+
+// Whether the spec file run is the repository's committed spec: "" when it is, else a note for the
+// provenance line (a spec edited in place, or one from elsewhere that differs from the one of the
+// same name in experiments/).
+std::string spec_origin_note(const std::string& spec_path, const std::string& name, const std::string& sha256) {
+  const fs::path absolute = fs::weakly_canonical(fs::absolute(spec_path));
+  const fs::path source = fs::weakly_canonical(fs::path(MPG_SOURCE_DIR));
+  const fs::path relative = absolute.lexically_relative(source);
+  if (!relative.empty() && relative.native().rfind("..", 0) != 0) {
+    int status = -1;
+    const std::string changed =
+        command_output("git -C " + shell_quote(source.string()) + " status --porcelain -- " +
+                           shell_quote(relative.generic_string()) + " 2>/dev/null",
+                       &status);
+    if (status != 0 || changed.empty()) return "";
+    return changed.rfind("??", 0) == 0 ? "this spec file is not committed" : "this spec file has uncommitted changes";
+  }
+  const fs::path committed = source / "experiments" / (name + ".json");
+  std::error_code error;
+  if (!fs::is_regular_file(committed, error)) return "";
+  const std::string committed_sha256 = sha256_file_hex(committed.string());
+  if (committed_sha256 == sha256) return "identical to the repository's experiments/" + name + ".json";
+  return "differs from the repository's experiments/" + name + ".json (sha256 " + committed_sha256.substr(0, 16) + "...)";
 }
 
 // Writes the result files of one table atomically; returns their paths.
@@ -226,15 +251,23 @@ std::vector<Drift> compare_results(const json& old, const json& fresh, double to
 
 // ---- The run ---------------------------------------------------------------------------------
 
+std::string default_results_directory(const std::string& spec_path) {
+  const fs::path directory = fs::absolute(spec_path).lexically_normal().parent_path();
+  if (directory.filename() == "experiments") return (directory.parent_path() / "results").string();
+  return (fs::current_path() / "results").string();
+}
+
 RunSummary run_experiment(const std::string& spec_path, const RunOptions& options) {
   const auto start = clock_type::now();
   const json spec = load_spec(spec_path, options.quick, options.overrides);
   const Family& family = family_named(spec.value("task", std::string("binary")));
   const std::string name = spec["name"].get<std::string>();
-  const std::string results = results_directory(options);
+  const std::string results = results_directory(options, spec_path);
   const std::string base = name + (options.quick ? ".quick" : "");
   // Outputs are checked before the work: a directory that cannot be made fails now, not after hours.
-  if (options.check) {
+  if (!options.slurm_task_file.empty()) {
+    // A Slurm task writes only into the cache.
+  } else if (options.check) {
     if (!fs::exists(results + "/" + base + ".json"))
       throw Error("--check: there is no " + results + "/" + base + ".json to compare with (run the spec without --check first)");
   } else {
@@ -247,8 +280,14 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
   const bool cache_enabled = stamp != "unknown";
   if (!cache_enabled && options.progress)
     fmt::print(stderr, "[{}] the code's content stamp is unknown (no sources beside the binary): the cell cache is off\n", name);
-  const CellCache cache((options.cache_directory.empty() ? results + "/.cache" : options.cache_directory) + "/" + name,
-                        cache_enabled);
+  const std::string cache_root = options.cache_directory.empty() ? results + "/.cache" : options.cache_directory;
+  const CellCache cache(cache_root + "/" + name, cache_enabled);
+  if (options.executor != "local" && options.executor != "slurm")
+    throw Error("unknown executor '" + options.executor + "' (known: local, slurm)");
+  const bool on_slurm = options.executor == "slurm" && options.slurm_task_file.empty();
+  if (on_slurm && !cache_enabled)
+    throw Error("--executor slurm needs the cell cache, which is off (the code's content stamp is unknown)");
+  const std::string spec_sha256 = sha256_file_hex(spec_path);
 
   const std::unique_ptr<FamilyRun> run = family.prepare(spec);
   const std::vector<CellPlan> cells = run->cells();
@@ -263,6 +302,20 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
 
   RunSummary summary;
   summary.name = name;
+  if (!options.slurm_task_file.empty()) {
+    run_slurm_task(options.slurm_task_file, spec_sha256, stamp, cache, cells.size(), key_of, *run);
+    summary.cells = 1;
+    return summary;
+  }
+  // --executor slurm: a phase's uncached cells run as one job array first; the phase below then
+  // finds every cell in the cache (cells the array computed are not counted as cached).
+  std::set<std::size_t> on_cluster;
+  auto run_on_slurm = [&](const char* phase, const std::vector<std::size_t>& indices) {
+    if (!on_slurm) return;
+    const SlurmPhase slurm{name, phase, spec_path, spec_sha256, stamp, cache_root, results, cache, options, key_of,
+                           [&](std::size_t i) { return cells[i].description; }};
+    for (const std::size_t i : slurm.run(indices)) on_cluster.insert(i);
+  };
   std::atomic<int> cached{0};
   const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(std::max(1, threads)));
@@ -273,11 +326,13 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
   std::iota(launch.begin(), launch.end(), std::size_t{0});
   std::stable_sort(launch.begin(), launch.end(),
                    [&](std::size_t a, std::size_t b) { return cells[a].priority > cells[b].priority; });
+  run_on_slurm("validation", launch);
   progress.start_phase(static_cast<int>(cells.size()));
   tbb::parallel_for(std::size_t{0}, launch.size(), [&](std::size_t j) {
     const std::size_t i = launch[j];
     const long token = progress.begin(cells[i].description);
     auto [result, was_cached] = cache.get_or_compute(key_of(i, "validation"), [&] { return run->validate(i); });
+    was_cached = was_cached && !on_cluster.count(i);
     cached += was_cached;
     progress.finish(token, cells[i].description + "  " + run->validation_line(result), was_cached);
     validation[i] = std::move(result);
@@ -302,12 +357,15 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
     for (const auto& [group, i] : selected) chosen_set.insert(i);
     const std::vector<std::size_t> chosen(chosen_set.begin(), chosen_set.end());
     std::vector<json> results_of(chosen.size());
+    on_cluster.clear();
+    run_on_slurm("test", chosen);
     progress.start_phase(static_cast<int>(chosen.size()));
     tbb::parallel_for(std::size_t{0}, chosen.size(), [&](std::size_t j) {
       const std::size_t i = chosen[j];
       const long token = progress.begin(cells[i].description + "  test");
       auto [result, was_cached] =
           cache.get_or_compute(key_of(i, "test"), [&] { return run->test(i, validation[i]); });
+      was_cached = was_cached && !on_cluster.count(i);
       cached += was_cached;
       progress.finish(token, cells[i].description + "  " + run->test_line(result), was_cached);
       results_of[j] = std::move(result);
@@ -323,14 +381,15 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
   summary.outside = tables.tally.outside;
 
   const std::string shown_spec = spec_display_path(spec_path);
-  const std::string spec_sha256 = sha256_file_hex(spec_path);
+  const std::string spec_note = spec_origin_note(spec_path, name, spec_sha256);
   const std::string revision = source_revision();
   std::string command = "mpg run " + shown_spec + (options.quick ? " --quick" : "");
   for (const auto& o : options.overrides) command += fmt::format(" --set '{}'", o);
   const std::string title = spec.value("title", name);
-  const std::string md = fmt::format("# {}\n\nGenerated by `{}` (spec sha256 `{}`) with the code of revision `{}`{}.\n\n{}",
-                                     title, command, spec_sha256.substr(0, 16), revision,
-                                     options.quick ? "; --quick: a reduced grid, a smoke test" : "", tables.markdown);
+  const std::string md = fmt::format(
+      "# {}\n\nGenerated by `{}` (spec sha256 `{}`{}) with the code of revision `{}`{}.\n\n{}", title, command,
+      spec_sha256, spec_note.empty() ? "" : "; " + spec_note, revision,
+      options.quick ? "; --quick: a reduced grid, a smoke test" : "", tables.markdown);
   json out = {{"name", name},
               {"title", title},
               {"family", family.name()},
@@ -340,6 +399,7 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
               {"quick", options.quick},
               {"overrides", options.overrides},
               {"seconds", seconds_since(start)}};
+  if (!spec_note.empty()) out["spec_note"] = spec_note;
   for (const auto& [key, value] : tables.fields.items()) out[key] = value;
 
   if (options.check) {

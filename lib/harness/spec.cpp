@@ -17,7 +17,8 @@ namespace mpg::harness {
 using nlohmann::json;
 
 void SpecValidator::fail(const std::string& where, const std::string& what) const {
-  throw InputError(path_, (where.empty() ? "" : where + ": ") + what);
+  // `where` holds the spec's own labels (methods, datasets): quoted in part if one is huge.
+  throw InputError(path_, (where.empty() ? "" : clipped(where, 200) + ": ") + what);
 }
 
 void SpecValidator::keys(const json& object, const std::string& where, const std::set<std::string>& allowed,
@@ -27,7 +28,7 @@ void SpecValidator::keys(const json& object, const std::string& where, const std
     if (!allowed.count(key)) {
       std::string list;
       for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      fail(where, "unknown key '" + key + "' (allowed: " + list + ")");
+      fail(where, "unknown key '" + clipped(key) + "' (allowed: " + list + ")");
     }
   for (const auto& key : required)
     if (!object.contains(key)) fail(where, "missing required key '" + key + "'");
@@ -46,7 +47,7 @@ double SpecValidator::number(const json& object, const std::string& key, const s
   if (!value.is_number()) fail(at, "expected a number");
   const double x = value.get<double>();
   if (!std::isfinite(x) || x > high || (open_low ? x <= low : x < low))
-    fail(at, "value " + value.dump() + " is outside " + (open_low ? "(" : "[") + json(low).dump() + ", " +
+    fail(at, "value " + clipped(value.dump()) + " is outside " + (open_low ? "(" : "[") + json(low).dump() + ", " +
                  json(high).dump() + "]");
   return x;
 }
@@ -55,7 +56,7 @@ void SpecValidator::registry_dataset(const json& object, const std::string& wher
                                      const std::set<std::string>& formats) const {
   const json& registry = dataset_registry();
   const std::string name = string(object, "registry", where).get<std::string>();
-  if (!registry.contains(name)) fail(where + ".registry", "no dataset '" + name + "' in " + registry_path());
+  if (!registry.contains(name)) fail(where + ".registry", "no dataset '" + clipped(name) + "' in " + registry_path());
   if (!formats.empty() && !formats.count(registry[name].value("format", std::string()))) {
     std::string list;
     for (const auto& f : formats) list += (list.empty() ? "" : ", ") + f;
@@ -67,7 +68,7 @@ void SpecValidator::registry_dataset(const json& object, const std::string& wher
   if (!registry[name]["variants"].contains(variant)) {
     std::string list;
     for (const auto& [k, _] : registry[name]["variants"].items()) list += (list.empty() ? "" : ", ") + k;
-    fail(where + ".variant", "dataset '" + name + "' has no variant '" + variant + "' (known: " + list + ")");
+    fail(where + ".variant", "dataset '" + name + "' has no variant '" + clipped(variant) + "' (known: " + list + ")");
   }
 }
 
@@ -103,7 +104,7 @@ void drop_published(json& spec, const std::string& section, const std::string& n
 void apply_override(json& spec, const std::string& assignment, const std::string& path) {
   const auto equals = assignment.find('=');
   if (equals == std::string::npos || equals == 0)
-    throw InputError(path, "override '" + assignment + "' is not of the form key.path=value");
+    throw InputError(path, "override '" + clipped(assignment) + "' is not of the form key.path=value");
   const std::string key = assignment.substr(0, equals);
   const std::string text = assignment.substr(equals + 1);
   json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -122,15 +123,15 @@ void apply_override(json& spec, const std::string& assignment, const std::string
           break;
         }
     const std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (part.empty()) throw InputError(path, "override '" + assignment + "' has an empty key part");
-    if (!node->is_object()) throw InputError(path, "override '" + assignment + "': '" + part + "' is not inside an object");
+    if (part.empty()) throw InputError(path, "override '" + clipped(assignment) + "' has an empty key part");
+    if (!node->is_object()) throw InputError(path, "override '" + clipped(assignment) + "': '" + clipped(part) + "' is not inside an object");
     if (dot == std::string::npos) {
       if (!value.is_null()) {
         (*node)[part] = value;
         return;
       }
       if (!node->contains(part))
-        throw InputError(path, "override '" + assignment + "' removes '" + key + "', which the spec does not have");
+        throw InputError(path, "override '" + clipped(assignment) + "' removes '" + clipped(key) + "', which the spec does not have");
       node->erase(part);
       const auto first_dot = key.find('.');
       const std::string section = key.substr(0, first_dot);
@@ -144,19 +145,19 @@ void apply_override(json& spec, const std::string& assignment, const std::string
       for (const auto& [k, v] : node->items()) known += (known.empty() ? "" : ", ") + k;
       // Appended piecewise: GCC 12 warns (-Wrestrict, a false positive) on "literal" + string&&.
       std::string message = "override '";
-      message += assignment;
+      message += clipped(assignment);
       message += "': ";
       if (start == 0) {
         message += "the spec";
       } else {
         message += '\'';
-        message.append(key, 0, start - 1);
+        message += clipped(std::string_view(key).substr(0, start - 1));
         message += '\'';
       }
       message += " has no key '";
-      message += part;
+      message += clipped(part);
       message += "' (keys: ";
-      message += known;
+      message += clipped(known, 300);
       message += ')';
       throw InputError(path, message);
     }
@@ -192,7 +193,7 @@ void validate_spec(const json& spec, const std::string& path) {
   if (!family) {
     std::string known;
     for (const Family* f : families()) known += (known.empty() ? "" : ", ") + f->name();
-    v.fail("task", "unknown experiment family '" + task + "' (known: " + known + ")");
+    v.fail("task", "unknown experiment family '" + clipped(task) + "' (known: " + known + ")");
   }
   std::set<std::string> allowed, required;
   for (const auto& keys : {common_keys(), family->keys()})
@@ -206,7 +207,7 @@ void validate_spec(const json& spec, const std::string& path) {
                      std::all_of(name.begin(), name.end(), [](char c) {
                        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
                      });
-  if (!plain) v.fail("name", "expected a file name of letters, digits, '_', '-' and '.' not starting with '.', got \"" + name + "\"");
+  if (!plain) v.fail("name", "expected a file name of letters, digits, '_', '-' and '.' not starting with '.', got " + excerpt(name));
   for (const char* key : {"title", "source"})
     if (spec.contains(key)) v.string(spec, key, "");
   if (spec.contains("notes")) {
@@ -227,7 +228,7 @@ void validate_spec(const json& spec, const std::string& path) {
       if (!declared) {
         std::string known;
         for (const auto& k : family->methods()) known += (known.empty() ? "" : ", ") + k.kind;
-        v.fail(where + ".kind", "unknown method kind '" + kind + "' (known: " + known + ")");
+        v.fail(where + ".kind", "unknown method kind '" + clipped(kind) + "' (known: " + known + ")");
       }
       declared->parameters.validate(m, where, v, {"kind"});
     }
@@ -237,7 +238,11 @@ void validate_spec(const json& spec, const std::string& path) {
 }  // namespace
 
 json load_spec(const std::string& path, bool quick, const std::vector<std::string>& overrides) {
-  json original = json::parse(read_file(path), nullptr, /*allow_exceptions=*/false);
+  return parse_spec(read_file(path), path, quick, overrides);
+}
+
+json parse_spec(const std::string& text, const std::string& path, bool quick, const std::vector<std::string>& overrides) {
+  json original = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (original.is_discarded()) throw InputError(path, "not valid JSON");
   if (!original.is_object()) throw InputError(path, "a spec is a JSON object");
   const bool has_quick = original.contains("quick");

@@ -41,5 +41,8 @@ class SpecValidator {
 // string; "null" removes a key (and a removed dataset, subset or method takes its published numbers
 // along). Throws mpg::InputError naming the file and the key.
 nlohmann::json load_spec(const std::string& path, bool quick, const std::vector<std::string>& overrides = {});
+// The same from the spec's text already in memory (`path` only names it in messages).
+nlohmann::json parse_spec(const std::string& text, const std::string& path, bool quick,
+                          const std::vector<std::string>& overrides = {});
 
 }  // namespace mpg::harness
