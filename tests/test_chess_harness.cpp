@@ -101,13 +101,15 @@ TEST_CASE("A chess run on a synthetic game list: baselines, Fig. 6 files", "[che
   const RunSummary run = run_experiment(data.spec(tiny_spec()), quiet(dir));
   CHECK(run.cells == 2);
   CHECK(run.published_cells == 2);  // Lin-16 and ELO medians
-  REQUIRE(run.result_files.size() == 5);
+  REQUIRE(run.result_files.size() == 6);
   const std::string md = mpg::read_file(run.result_files[0]);
-  CHECK_THAT(md, Contains("## Test AUC per year (ours)") && Contains("| Lin-16 | Gauss-2 | ELO | Glicko | Baseline |") &&
+  CHECK_THAT(md, Contains("## Test AUC per year (ours)") && Contains("| Gauss-2 | Lin-16 | ELO | Glicko | Baseline |") &&
                      Contains("## Median test AUC over the years"));
   const std::string figure = mpg::read_file(run.result_files[3]);
-  CHECK_THAT(figure, Contains("model,source,year,auc\nLin-16,ours,1,") && Contains("ELO,published,2,0.370000"));
-  CHECK_THAT(mpg::read_file(run.result_files[4]), Contains("strstrt(ARG0, '.figure6.gp')"));
+  CHECK_THAT(figure, Contains("year,Gauss-2,Lin-16,ELO,Glicko,Baseline\n1,"));
+  CHECK(mpg::read_file(run.result_files[4]) == "set,Lin-16,ELO\n1,0.380000,0.350000\n2,0.360000,0.370000\n");
+  CHECK_THAT(mpg::read_file(run.result_files[5]),
+             Contains("strstrt(ARG0, '.figure6.gp')") && Contains("'.figure6_published.csv' using (3):3"));
   const auto json = nlohmann::json::parse(mpg::read_file(run.result_files[2]));
   CHECK(json["per_year"].size() == 5);  // 2 methods + 3 baselines, one year
 }

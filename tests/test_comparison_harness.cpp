@@ -100,7 +100,7 @@ TEST_CASE("A comparison run on a simulated pool: figures, claims, cache, threads
   const fs::path one = dir.path() / "one";
   const std::string md = mpg::read_file((one / "tiny_comparison.md").string());
   CHECK_THAT(md, Contains("## Figure 4: test error (%) vs n") && Contains("## Figure 5: test AUC vs ρ, n = 30") &&
-                     Contains("| n | rank | rank2 | compare | truth |") && Contains("## The papers' claims") &&
+                     Contains("| n | compare | rank | rank2 | truth |") && Contains("## The papers' claims") &&
                      Contains("test error decreases as n increases"));
   const std::string figure4 = mpg::read_file((one / "tiny_comparison.figure4.csv").string());
   CHECK_THAT(figure4, Contains("dataset,series,x,mean,sd,seeds\nl2,compare,20,") && Contains("l2,truth,40,"));

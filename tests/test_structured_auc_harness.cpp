@@ -104,6 +104,7 @@ TEST_CASE("Structured AUC specs: bad keys and values name the file and the key",
   rejects("published.SYN.AUC.AUC=1", "published.SYN.AUC.AUC: expected a column named train_<loss>");
   rejects("not_reproduced.NIPS=1", "not_reproduced.NIPS: expected a string");
   rejects("bin_size=0", "bin_size");
+  rejects("datasets.SYN.lambda=[0]", "datasets.SYN.lambda: expected positive numbers");
 }
 
 TEST_CASE("A structured AUC run on synthetic multi-label data", "[structured_auc_harness]") {

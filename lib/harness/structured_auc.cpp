@@ -201,7 +201,9 @@ AucRun::AucRun(json spec) : spec_(std::move(spec)) {
     const json key = {{"data", {d.choice.dataset, d.choice.variant, d.sha256}}, {"split", spec_["datasets"][d.label]}};
     for (const auto& [method, m] : spec_["methods"].items()) {
       const ParameterValues values(structured_auc_family().method(m["kind"].get<std::string>()).parameters, m);
-      for (const auto& lambda : m["lambda"]) {
+      // A data set may give its own λ grid: the margins c_m, hence the useful λ, differ by data set.
+      const json& grid = spec_["datasets"][d.label].contains("lambda") ? spec_["datasets"][d.label]["lambda"] : m["lambda"];
+      for (const auto& lambda : grid) {
         dataset_of_.push_back(i);
         plans_.push_back({method, fmt::format("{:<8} {} lambda={:g}", d.label, method, lambda.get<double>()), key,
                           values.with("lambda", lambda), static_cast<int>(d.train.size())});
@@ -244,7 +246,8 @@ Tables AucRun::tables(const Outcome& outcome) const {
   const json published = spec_.value("published", json::object());
   const json reasons = spec_.value("not_reproduced", json::object());
   ComparisonTable table({{"dataset", "data set"}, {"test", "test measure"}, {"train", "training loss"}},
-                        {{"model", "model", 0}, {"lambda", "selected λ", 0}}, spec_.value("tolerance", 1.0), 1);
+                        {{"model", "model", 0}, {"lambda", "selected λ", 0}, {"note", "why it may differ / why not run", 0}},
+                        spec_.value("tolerance", 1.0), 1);
   std::string selected_md =
       "| data set | method | λ | validation AUC | test AUC | test binned AUC | training | tied (pos, neg) test scores |\n"
       "|---|---|---|---|---|---|---|---|\n";
@@ -273,6 +276,7 @@ Tables AucRun::tables(const Outcome& outcome) const {
       if (!tr["converged"].get<bool>()) row.causes.push_back("training stopped at its iteration cap");
       if (spec_["datasets"][d.label].contains("model_note")) row.causes.push_back(model);
       if (measure == "Binned") row.causes.push_back("binned AUC definition reconstructed (bins of " + std::to_string(bin_size_) + ")");
+      row.extra["note"] = fmt::format("{}", fmt::join(row.causes, "; "));
       covered.insert(d.label + "/" + measure + "/AUC");
     }
   }
@@ -290,6 +294,7 @@ Tables AucRun::tables(const Outcome& outcome) const {
             break;
           }
         row.causes.push_back(why);
+        row.extra["note"] = why;
       }
   out.tally = table.tally();
   std::string md = fmt::format(
@@ -333,9 +338,10 @@ class AucFamily : public Family {
   }
   std::vector<SpecKey> keys() const override {
     return {{"datasets", true,
-             "`{label: {registry, variant, fold | validation_fraction, split_seed, model_note}}`: a `letor` data set "
-             "(fold 1..5, default 1) or a `multilabel_csv` one (validation_fraction default 0.2, split_seed default "
-             "1); `model_note` marks a model other than the paper's (shown as a cause)"},
+             "`{label: {registry, variant, fold | validation_fraction, split_seed, model_note, lambda}}`: a `letor` "
+             "data set (fold 1..5, default 1) or a `multilabel_csv` one (validation_fraction default 0.2, split_seed "
+             "default 1); `model_note` marks a model other than the paper's (shown as a cause); `lambda` replaces the "
+             "method's λ grid on this data set (the margins c_m, hence the useful λ, differ by data set)"},
             {"methods", true, "`{label: {kind, parameters}}`, kinds below"},
             {"bin_size", false, "positions per bin of the binned AUC (default 10)"},
             {"published", false,
@@ -349,7 +355,14 @@ class AucFamily : public Family {
     if (!spec["datasets"].is_object() || spec["datasets"].empty()) v.fail("datasets", "expected a non-empty object");
     for (const auto& [label, d] : spec["datasets"].items()) {
       const std::string where = "datasets." + label;
-      v.keys(d, where, {"registry", "variant", "fold", "validation_fraction", "split_seed", "model_note"}, {"registry"});
+      v.keys(d, where, {"registry", "variant", "fold", "validation_fraction", "split_seed", "model_note", "lambda"},
+             {"registry"});
+      if (d.contains("lambda")) {
+        const json& grid = d["lambda"];
+        if (!grid.is_array() || grid.empty()) v.fail(where + ".lambda", "expected a non-empty array of positive numbers");
+        for (const auto& x : grid)
+          if (!x.is_number() || !(x.get<double>() > 0.0)) v.fail(where + ".lambda", "expected positive numbers, got " + x.dump());
+      }
       v.registry_dataset(d, where, {"letor", "multilabel_csv"});
       if (d.contains("fold")) {
         if (!d["fold"].is_number_integer() || d["fold"].get<int>() < 1 || d["fold"].get<int>() > 5)
