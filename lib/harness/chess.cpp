@@ -368,13 +368,15 @@ Tables ChessRun::tables(const Outcome& outcome) const {
       "set datafile separator ','\nset terminal pngcairo size 1200,480 font ',10'\nset output stem.'.figure6.png'\n"
       "set style fill solid 0.25 border -1\nset style boxplot nooutliers\nset boxwidth 0.5\n"
       "set grid ytics\nunset key\nset ylabel 'test AUC'\nset yrange [0.15:0.45]\nset xtics rotate by -30\n"
-      "set multiplot layout 1,2 title 'SVMcompare Fig. 6: chess test AUC over the years (boxplots)'\n";
+      "set multiplot layout 1,2 title 'SVMcompare Fig. 6: chess test AUC over the years (boxplots; our years as dots)'\n";
   std::string xtics;
   for (std::size_t i = 0; i < models.size(); ++i) xtics += fmt::format("{}'{}' {}", i ? ", " : "", models[i], i + 1);
   gp += fmt::format("set xtics ({})\nset xrange [0.5:{}.5]\n", xtics, models.size());
   gp += "set title 'ours (Kaggle 2010 games, a substitute)'\nplot ";
   for (std::size_t i = 0; i < models.size(); ++i)
-    gp += fmt::format("{}stem.'.figure6.csv' using ({}):{} skip 1 with boxplot lt {}", i ? ", " : "", i + 1, i + 2, i + 1);
+    gp += fmt::format("{0}stem.'.figure6.csv' using ({1}):{2} skip 1 with boxplot lt {3}, stem.'.figure6.csv' using ({1}):{2} "
+                      "skip 1 with points pt 7 ps 0.6 lc rgb '#555555'",
+                      i ? ", " : "", i + 1, i + 2, i + 1);
   gp += "\nset title \"the authors' plotted values (Chessmetrics)\"\nplot ";
   bool first = true;
   for (std::size_t i = 0; i < models.size(); ++i) {

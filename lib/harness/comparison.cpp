@@ -591,7 +591,7 @@ Tables ComparisonRun::tables(const Outcome& outcome) const {
         double gap = 0.0;
         for (double rho : xs5) gap += std::abs(mean_of(5, d, "rank2", rho) - mean_of(5, d, "compare", rho));
         gap /= static_cast<double>(xs5.size());
-        claim("Fig. 5", "rank2 and compare perform similarly (mean |AUC difference| over ρ)", d, gap <= tolerance,
+        claim("Fig. 5", "rank2 and compare perform similarly (mean absolute AUC difference over ρ)", d, gap <= tolerance,
               fmt::format("{:.3f}", gap));
       } else {
         double worst = 0.0;

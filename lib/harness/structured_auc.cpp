@@ -264,7 +264,8 @@ Tables AucRun::tables(const Outcome& outcome) const {
                                tr["converged"].get<bool>() ? "certified" : "**not certified (cap)**",
                                t["tied_pairs"].get<std::size_t>());
     const json pub = published.value(d.label, json::object());
-    const std::string model = spec_["datasets"][d.label].value("model_note", std::string("factored"));
+    const bool other_model = spec_["datasets"][d.label].contains("model_note");
+    const std::string model = other_model ? "factored (see note)" : "factored";
     for (const auto& [measure, value] : {std::pair<std::string, double>{"AUC", t["auc"].get<double>()},
                                          {"Binned", t["binned_auc"].get<double>()}}) {
       if (measure == "Binned" && !pub.contains("Binned") && d.choice.entry().value("format", std::string()) != "letor")
@@ -274,7 +275,7 @@ Tables AucRun::tables(const Outcome& outcome) const {
       auto& row = table.add({d.label, measure, "AUC"}, 100.0 * value, p);
       row.extra = {{"model", model}, {"lambda", fmt::format("{:g}", lambda)}};
       if (!tr["converged"].get<bool>()) row.causes.push_back("training stopped at its iteration cap");
-      if (spec_["datasets"][d.label].contains("model_note")) row.causes.push_back(model);
+      if (other_model) row.causes.push_back(spec_["datasets"][d.label]["model_note"].get<std::string>());
       if (measure == "Binned") row.causes.push_back("binned AUC definition reconstructed (bins of " + std::to_string(bin_size_) + ")");
       row.extra["note"] = fmt::format("{}", fmt::join(row.causes, "; "));
       covered.insert(d.label + "/" + measure + "/AUC");
