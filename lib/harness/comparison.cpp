@@ -709,7 +709,7 @@ class ComparisonFamily : public Family {
   }
   std::vector<SpecKey> keys() const override {
     return {{"datasets", true,
-             "`{label: {simulated: l1 | l2 | linf}}` or `{label: {registry, variant}}` (format `sushi`); the claims of "
+             "`{label: {simulated: l1 \\| l2 \\| linf}}` or `{label: {registry, variant}}` (format `sushi`); the claims of "
              "the paper about ‖x‖₂² apply to the label `l2`"},
             {"simulation", false, "`{pool_pairs, pool_seed, noise_sd}` of the simulated pools (default 20,000, 1, 0.25)"},
             {"seeds", false, "test seeds, one train / validation / test draw each (default [1, 2, 3, 4])"},

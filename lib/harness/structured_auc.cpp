@@ -339,7 +339,7 @@ class AucFamily : public Family {
   }
   std::vector<SpecKey> keys() const override {
     return {{"datasets", true,
-             "`{label: {registry, variant, fold | validation_fraction, split_seed, model_note, lambda}}`: a `letor` "
+             "`{label: {registry, variant, fold \\| validation_fraction, split_seed, model_note, lambda}}`: a `letor` "
              "data set (fold 1..5, default 1) or a `multilabel_csv` one (validation_fraction default 0.2, split_seed "
              "default 1); `model_note` marks a model other than the paper's (shown as a cause); `lambda` replaces the "
              "method's λ grid on this data set (the margins c_m, hence the useful λ, differ by data set)"},
@@ -348,7 +348,7 @@ class AucFamily : public Family {
             {"published", false,
              "`{dataset: {test measure: {train_<loss>: value}}}` in %: the supplement's table"},
             {"not_reproduced", false,
-             "`{\"dataset/measure/loss\" | \"dataset/*/loss\" | dataset: reason}` for published cells not run"},
+             "`{\"dataset/measure/loss\" \\| \"dataset/*/loss\" \\| dataset: reason}` for published cells not run"},
             {"tolerance", false, "a published number is matched when \\|ours − published\\| ≤ this, in % (default 1)"}};
   }
   const std::vector<MethodKind>& methods() const override { return auc_methods(); }
