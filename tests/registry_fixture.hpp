@@ -3,6 +3,8 @@
 // (or a given wrong one, or none), so a harness test runs a spec on synthetic data.
 #pragma once
 
+#include <catch2/catch.hpp>
+
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -11,6 +13,7 @@
 
 #include "lib/base/io.hpp"
 #include "lib/base/sha256.hpp"
+#include "lib/harness/experiment.hpp"
 #include "tests/temp_dir.hpp"
 
 namespace mpg::testing {
@@ -55,5 +58,22 @@ class RegistryFixture {
  private:
   std::filesystem::path dir_;
 };
+
+// Run options of a harness test: tables under <dir>/<results>, no progress lines.
+inline harness::RunOptions quiet_run(const TempDir& dir, const std::string& results = "results", int threads = 1) {
+  harness::RunOptions o;
+  o.results_directory = (dir.path() / results).string();
+  o.progress = false;
+  o.threads = threads;
+  return o;
+}
+
+// Loading the spec at `path` with the override `assignment` fails with a message naming the file
+// and holding `fragment` (the key).
+inline void check_rejected(const std::string& path, const std::string& assignment, const std::string& fragment) {
+  INFO(assignment);
+  CHECK_THROWS_WITH(harness::load_spec(path, false, {assignment}),
+                    Catch::Matchers::Contains(path) && Catch::Matchers::Contains(fragment));
+}
 
 }  // namespace mpg::testing

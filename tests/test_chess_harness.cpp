@@ -57,14 +57,6 @@ void register_games(const RegistryFixture& data, const std::optional<std::string
                  {"syn_other", {{"format", "sushi"}, {"default_variant", "v1"}, {"variants", {{"v1", nlohmann::json::object()}}}}}});
 }
 
-RunOptions quiet(const TempDir& dir) {
-  RunOptions o;
-  o.results_directory = (dir.path() / "results").string();
-  o.progress = false;
-  o.threads = 1;
-  return o;
-}
-
 }  // namespace
 
 TEST_CASE("The shipped chess spec is valid, with and without --quick", "[chess_harness]") {
@@ -80,8 +72,7 @@ TEST_CASE("Chess specs: bad keys and values name the file and the key", "[chess_
   const std::string path = data.spec(tiny_spec());
   CHECK_NOTHROW(load_spec(path, false));
   const auto rejects = [&](const std::string& assignment, const std::string& fragment) {
-    INFO(assignment);
-    CHECK_THROWS_WITH(load_spec(path, false, {assignment}), Contains(path) && Contains(fragment));
+    mpg::testing::check_rejected(path, assignment, fragment);
   };
   rejects("colour=1", "unknown key 'colour'");
   rejects("years=[1,1]", "years: every year must be a distinct integer");
@@ -98,7 +89,7 @@ TEST_CASE("A chess run on a synthetic game list: baselines, Fig. 6 files", "[che
   TempDir dir;
   const RegistryFixture data(dir);
   register_games(data);
-  const RunSummary run = run_experiment(data.spec(tiny_spec()), quiet(dir));
+  const RunSummary run = run_experiment(data.spec(tiny_spec()), mpg::testing::quiet_run(dir));
   CHECK(run.cells == 2);
   CHECK(run.published_cells == 2);  // Lin-16 and ELO medians
   REQUIRE(run.result_files.size() == 6);
@@ -118,6 +109,6 @@ TEST_CASE("A game file with a wrong sha256 is refused with its name", "[chess_ha
   TempDir dir;
   const RegistryFixture data(dir);
   register_games(data, std::string(64, 'f'));
-  CHECK_THROWS_WITH(run_experiment(data.spec(tiny_spec()), quiet(dir)),
+  CHECK_THROWS_WITH(run_experiment(data.spec(tiny_spec()), mpg::testing::quiet_run(dir)),
                     Contains("chess/games.csv") && Contains("sha256 mismatch"));
 }

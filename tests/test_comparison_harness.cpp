@@ -33,14 +33,6 @@ nlohmann::json tiny_spec() {
   })");
 }
 
-RunOptions quiet(const TempDir& dir, const std::string& results, int threads) {
-  RunOptions o;
-  o.results_directory = (dir.path() / results).string();
-  o.progress = false;
-  o.threads = threads;
-  return o;
-}
-
 }  // namespace
 
 TEST_CASE("The shipped SVMcompare figure spec is valid, with and without --quick", "[comparison_harness]") {
@@ -59,8 +51,7 @@ TEST_CASE("Comparison specs: bad keys and values name the file and the key", "[c
   const std::string path = data.spec(tiny_spec());
   CHECK_NOTHROW(load_spec(path, false));
   const auto rejects = [&](const std::string& assignment, const std::string& fragment) {
-    INFO(assignment);
-    CHECK_THROWS_WITH(load_spec(path, false, {assignment}), Contains(path) && Contains(fragment));
+    mpg::testing::check_rejected(path, assignment, fragment);
   };
   rejects("colour=1", "unknown key 'colour'");
   rejects("datasets.l2.simulated=l3", "datasets.l2.simulated: expected l1, l2 or linf");
@@ -85,7 +76,7 @@ TEST_CASE("A comparison run on a simulated pool: figures, claims, cache, threads
   const RegistryFixture data(dir);
   data.registry(nlohmann::json::object());
   const std::string path = data.spec(tiny_spec());
-  const RunSummary first = run_experiment(path, quiet(dir, "one", 1));
+  const RunSummary first = run_experiment(path, mpg::testing::quiet_run(dir, "one", 1));
   // (2 + 2 points) x 2 seeds x 3 methods, no test phase.
   CHECK(first.cells == 24);
   CHECK(first.cached_cells == 0);
@@ -116,11 +107,11 @@ TEST_CASE("A comparison run on a simulated pool: figures, claims, cache, threads
   CHECK(json["rows"].size() == 2 * 4 + 2 * 4);  // per figure: 2 x-values x (3 methods + truth)
   CHECK_FALSE(json["claims"].empty());
 
-  const RunSummary cached = run_experiment(path, quiet(dir, "one", 1));
+  const RunSummary cached = run_experiment(path, mpg::testing::quiet_run(dir, "one", 1));
   CHECK(cached.cached_cells == 24);
   CHECK(mpg::read_file((one / "tiny_comparison.csv").string()) == mpg::read_file(first.result_files[1]));
   // Two threads, no cache: the same numbers.
-  RunOptions two = quiet(dir, "two", 2);
+  RunOptions two = mpg::testing::quiet_run(dir, "two", 2);
   two.cache_directory = (dir.path() / "cache2").string();
   const RunSummary parallel = run_experiment(path, two);
   CHECK(parallel.cached_cells == 0);

@@ -69,14 +69,6 @@ nlohmann::json tiny_spec() {
   })");
 }
 
-RunOptions quiet(const TempDir& dir, const std::string& results) {
-  RunOptions o;
-  o.results_directory = (dir.path() / results).string();
-  o.progress = false;
-  o.threads = 1;
-  return o;
-}
-
 }  // namespace
 
 TEST_CASE("The shipped structured AUC spec is valid, with and without --quick", "[structured_auc_harness]") {
@@ -92,8 +84,7 @@ TEST_CASE("Structured AUC specs: bad keys and values name the file and the key",
   const std::string path = data.spec(tiny_spec());
   CHECK_NOTHROW(load_spec(path, false));
   const auto rejects = [&](const std::string& assignment, const std::string& fragment) {
-    INFO(assignment);
-    CHECK_THROWS_WITH(load_spec(path, false, {assignment}), Contains(path) && Contains(fragment));
+    mpg::testing::check_rejected(path, assignment, fragment);
   };
   rejects("colour=1", "unknown key 'colour'");
   rejects("datasets.SYN.fold=7", "datasets.SYN.fold: expected an integer 1..5");
@@ -114,7 +105,7 @@ TEST_CASE("A structured AUC run on synthetic multi-label data", "[structured_auc
     TempDir dir;
     const RegistryFixture data(dir);
     register_multilabel(data, rows);
-    const RunSummary run = run_experiment(data.spec(tiny_spec()), quiet(dir, "results"));
+    const RunSummary run = run_experiment(data.spec(tiny_spec()), mpg::testing::quiet_run(dir));
     CHECK(run.cells == 2 + 1);  // two lambda, then the selected one's test
     CHECK(run.published_cells == 1);
     CHECK(run.within_tolerance == 1);
@@ -130,7 +121,7 @@ TEST_CASE("A structured AUC run on synthetic multi-label data", "[structured_auc
   TempDir dir;
   const RegistryFixture data(dir);
   register_multilabel(data, permuted);
-  const RunSummary run = run_experiment(data.spec(tiny_spec()), quiet(dir, "results"));
+  const RunSummary run = run_experiment(data.spec(tiny_spec()), mpg::testing::quiet_run(dir));
   CHECK(mpg::read_file(run.result_files[1]) == csv);
 }
 
@@ -139,13 +130,13 @@ TEST_CASE("A multi-label file with a wrong or no sha256 is refused with its name
     TempDir dir;
     const RegistryFixture data(dir);
     register_multilabel(data, multilabel_rows(60, 1), std::string(64, '0'));
-    CHECK_THROWS_WITH(run_experiment(data.spec(tiny_spec()), quiet(dir, "results")),
+    CHECK_THROWS_WITH(run_experiment(data.spec(tiny_spec()), mpg::testing::quiet_run(dir)),
                       Contains("ml/train.csv") && Contains("sha256 mismatch"));
   }
   TempDir dir;
   const RegistryFixture data(dir);
   register_multilabel(data, multilabel_rows(60, 1), std::string());
-  CHECK_THROWS_WITH(run_experiment(data.spec(tiny_spec()), quiet(dir, "results")),
+  CHECK_THROWS_WITH(run_experiment(data.spec(tiny_spec()), mpg::testing::quiet_run(dir)),
                     Contains("ml/train.csv") && Contains("has no sha256"));
   CHECK_FALSE(fs::exists(dir.path() / "results" / "tiny_auc.md"));
 }
