@@ -1,11 +1,9 @@
-// A data directory and a dataset registry of a test's own: sets MPG_DATA_DIR and MPG_REGISTRY for
-// the fixture's lifetime, writes data files under <dir>/data and registers them with their sha256
-// (or a given wrong one, or none), so a harness test runs a spec on synthetic data.
+// A data directory and a dataset registry of a test's own (MPG_DATA_DIR and MPG_REGISTRY set for
+// the fixture's lifetime, tests/harness_fixtures.hpp): data files written under <dir>/data and
+// registered with their sha256 (or a given wrong one, or none), so a harness test runs a spec on
+// synthetic data.
 #pragma once
 
-#include <catch2/catch.hpp>
-
-#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -14,23 +12,19 @@
 #include "lib/base/io.hpp"
 #include "lib/base/sha256.hpp"
 #include "lib/harness/experiment.hpp"
+#include "tests/harness_fixtures.hpp"
 #include "tests/temp_dir.hpp"
 
 namespace mpg::testing {
 
 class RegistryFixture {
  public:
-  explicit RegistryFixture(const TempDir& dir) : dir_(dir.path()) {
-    setenv("MPG_DATA_DIR", (dir_ / "data").string().c_str(), 1);
-    setenv("MPG_REGISTRY", (dir_ / "registry.json").string().c_str(), 1);
+  explicit RegistryFixture(const TempDir& dir)
+      : dir_(dir.path()),
+        data_("MPG_DATA_DIR", (dir.path() / "data").string()),
+        registry_("MPG_REGISTRY", (dir.path() / "registry.json").string()) {
     std::filesystem::create_directories(dir_ / "data");
   }
-  ~RegistryFixture() {
-    unsetenv("MPG_DATA_DIR");
-    unsetenv("MPG_REGISTRY");
-  }
-  RegistryFixture(const RegistryFixture&) = delete;
-  RegistryFixture& operator=(const RegistryFixture&) = delete;
 
   // Writes data/<name> and returns its registry entry {"file", "sha256"}: the content's sha256,
   // `sha256` when given, or no hash when `sha256` is an empty string.
@@ -48,15 +42,10 @@ class RegistryFixture {
   void registry(const nlohmann::json& datasets) const {
     write_file_atomically((dir_ / "registry.json").string(), datasets.dump(2));
   }
-  // Writes a spec file and returns its path.
-  std::string spec(const nlohmann::json& spec, const std::string& name = "spec.json") const {
-    const std::string path = (dir_ / name).string();
-    write_file_atomically(path, spec.dump());
-    return path;
-  }
 
  private:
   std::filesystem::path dir_;
+  ScopedEnvironment data_, registry_;
 };
 
 // Run options of a harness test: tables under <dir>/<results>, no progress lines.
@@ -66,14 +55,6 @@ inline harness::RunOptions quiet_run(const TempDir& dir, const std::string& resu
   o.progress = false;
   o.threads = threads;
   return o;
-}
-
-// Loading the spec at `path` with the override `assignment` fails with a message naming the file
-// and holding `fragment` (the key).
-inline void check_rejected(const std::string& path, const std::string& assignment, const std::string& fragment) {
-  INFO(assignment);
-  CHECK_THROWS_WITH(harness::load_spec(path, false, {assignment}),
-                    Catch::Matchers::Contains(path) && Catch::Matchers::Contains(fragment));
 }
 
 }  // namespace mpg::testing

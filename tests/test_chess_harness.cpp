@@ -69,10 +69,10 @@ TEST_CASE("Chess specs: bad keys and values name the file and the key", "[chess_
   TempDir dir;
   const RegistryFixture data(dir);
   register_games(data);
-  const std::string path = data.spec(tiny_spec());
+  const std::string path = mpg::testing::write_spec(dir, tiny_spec());
   CHECK_NOTHROW(load_spec(path, false));
   const auto rejects = [&](const std::string& assignment, const std::string& fragment) {
-    mpg::testing::check_rejected(path, assignment, fragment);
+    mpg::testing::check_rejected(dir, tiny_spec(), assignment, fragment);
   };
   rejects("colour=1", "unknown key 'colour'");
   rejects("years=[1,1]", "years: every year must be a distinct integer");
@@ -89,7 +89,7 @@ TEST_CASE("A chess run on a synthetic game list: baselines, Fig. 6 files", "[che
   TempDir dir;
   const RegistryFixture data(dir);
   register_games(data);
-  const RunSummary run = run_experiment(data.spec(tiny_spec()), mpg::testing::quiet_run(dir));
+  const RunSummary run = run_experiment(mpg::testing::write_spec(dir, tiny_spec()), mpg::testing::quiet_run(dir));
   CHECK(run.cells == 2);
   CHECK(run.published_cells == 2);  // Lin-16 and ELO medians
   REQUIRE(run.result_files.size() == 6);
@@ -109,6 +109,6 @@ TEST_CASE("A game file with a wrong sha256 is refused with its name", "[chess_ha
   TempDir dir;
   const RegistryFixture data(dir);
   register_games(data, std::string(64, 'f'));
-  CHECK_THROWS_WITH(run_experiment(data.spec(tiny_spec()), mpg::testing::quiet_run(dir)),
+  CHECK_THROWS_WITH(run_experiment(mpg::testing::write_spec(dir, tiny_spec()), mpg::testing::quiet_run(dir)),
                     Contains("chess/games.csv") && Contains("sha256 mismatch"));
 }

@@ -48,10 +48,10 @@ TEST_CASE("Comparison specs: bad keys and values name the file and the key", "[c
   TempDir dir;
   const RegistryFixture data(dir);
   data.registry(nlohmann::json::object());
-  const std::string path = data.spec(tiny_spec());
+  const std::string path = mpg::testing::write_spec(dir, tiny_spec());
   CHECK_NOTHROW(load_spec(path, false));
   const auto rejects = [&](const std::string& assignment, const std::string& fragment) {
-    mpg::testing::check_rejected(path, assignment, fragment);
+    mpg::testing::check_rejected(dir, tiny_spec(), assignment, fragment);
   };
   rejects("colour=1", "unknown key 'colour'");
   rejects("datasets.l2.simulated=l3", "datasets.l2.simulated: expected l1, l2 or linf");
@@ -75,7 +75,7 @@ TEST_CASE("A comparison run on a simulated pool: figures, claims, cache, threads
   TempDir dir;
   const RegistryFixture data(dir);
   data.registry(nlohmann::json::object());
-  const std::string path = data.spec(tiny_spec());
+  const std::string path = mpg::testing::write_spec(dir, tiny_spec());
   const RunSummary first = run_experiment(path, mpg::testing::quiet_run(dir, "one", 1));
   // (2 + 2 points) x 2 seeds x 3 methods, no test phase.
   CHECK(first.cells == 24);

@@ -81,10 +81,10 @@ TEST_CASE("Structured AUC specs: bad keys and values name the file and the key",
   TempDir dir;
   const RegistryFixture data(dir);
   register_multilabel(data, multilabel_rows(60, 1));
-  const std::string path = data.spec(tiny_spec());
+  const std::string path = mpg::testing::write_spec(dir, tiny_spec());
   CHECK_NOTHROW(load_spec(path, false));
   const auto rejects = [&](const std::string& assignment, const std::string& fragment) {
-    mpg::testing::check_rejected(path, assignment, fragment);
+    mpg::testing::check_rejected(dir, tiny_spec(), assignment, fragment);
   };
   rejects("colour=1", "unknown key 'colour'");
   rejects("datasets.SYN.fold=7", "datasets.SYN.fold: expected an integer 1..5");
@@ -105,7 +105,7 @@ TEST_CASE("A structured AUC run on synthetic multi-label data", "[structured_auc
     TempDir dir;
     const RegistryFixture data(dir);
     register_multilabel(data, rows);
-    const RunSummary run = run_experiment(data.spec(tiny_spec()), mpg::testing::quiet_run(dir));
+    const RunSummary run = run_experiment(mpg::testing::write_spec(dir, tiny_spec()), mpg::testing::quiet_run(dir));
     CHECK(run.cells == 2 + 1);  // two lambda, then the selected one's test
     CHECK(run.published_cells == 1);
     CHECK(run.within_tolerance == 1);
@@ -121,7 +121,7 @@ TEST_CASE("A structured AUC run on synthetic multi-label data", "[structured_auc
   TempDir dir;
   const RegistryFixture data(dir);
   register_multilabel(data, permuted);
-  const RunSummary run = run_experiment(data.spec(tiny_spec()), mpg::testing::quiet_run(dir));
+  const RunSummary run = run_experiment(mpg::testing::write_spec(dir, tiny_spec()), mpg::testing::quiet_run(dir));
   CHECK(mpg::read_file(run.result_files[1]) == csv);
 }
 
@@ -130,13 +130,13 @@ TEST_CASE("A multi-label file with a wrong or no sha256 is refused with its name
     TempDir dir;
     const RegistryFixture data(dir);
     register_multilabel(data, multilabel_rows(60, 1), std::string(64, '0'));
-    CHECK_THROWS_WITH(run_experiment(data.spec(tiny_spec()), mpg::testing::quiet_run(dir)),
+    CHECK_THROWS_WITH(run_experiment(mpg::testing::write_spec(dir, tiny_spec()), mpg::testing::quiet_run(dir)),
                       Contains("ml/train.csv") && Contains("sha256 mismatch"));
   }
   TempDir dir;
   const RegistryFixture data(dir);
   register_multilabel(data, multilabel_rows(60, 1), std::string());
-  CHECK_THROWS_WITH(run_experiment(data.spec(tiny_spec()), mpg::testing::quiet_run(dir)),
+  CHECK_THROWS_WITH(run_experiment(mpg::testing::write_spec(dir, tiny_spec()), mpg::testing::quiet_run(dir)),
                     Contains("ml/train.csv") && Contains("has no sha256"));
   CHECK_FALSE(fs::exists(dir.path() / "results" / "tiny_auc.md"));
 }
