@@ -122,5 +122,8 @@ const Family& sequence_labeling_family();
 const Family& ranking_family();
 const Family& parsing_family();
 const Family& cost_sensitive_family();
+const Family& comparison_family();
+const Family& chess_family();
+const Family& structured_auc_family();
 
 }  // namespace mpg::harness
