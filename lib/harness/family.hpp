@@ -120,5 +120,6 @@ const Family& family_named(const std::string& task);
 const Family& binary_family();
 const Family& sequence_labeling_family();
 const Family& ranking_family();
+const Family& diversity_family();
 
 }  // namespace mpg::harness

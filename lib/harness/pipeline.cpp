@@ -30,7 +30,8 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 const std::vector<const Family*>& families() {
-  static const std::vector<const Family*> all = {&binary_family(), &sequence_labeling_family(), &ranking_family()};
+  static const std::vector<const Family*> all = {&binary_family(), &sequence_labeling_family(), &ranking_family(),
+                                                     &diversity_family()};
   return all;
 }
 
