@@ -1138,7 +1138,8 @@ void DiversityFamily::validate(const json& spec, const SpecValidator& v) const {
   v.keys(published, "published", {"tables", "significance"});
   std::set<std::string> measures;
   for (const auto& [measure, name] : kMeasures) measures.insert(measure);
-  for (const auto& [id, t] : published.value("tables", json::object()).items()) {
+  const json tables = published.value("tables", json::object());  // items() of a temporary would dangle
+  for (const auto& [id, t] : tables.items()) {
     const std::string where = "published.tables." + id;
     v.keys(t, where, {"similarity", "users", "k", "columns", "rows", "errata", "caption", "dataset"},
            {"users", "k", "columns", "rows"});
@@ -1167,10 +1168,11 @@ void DiversityFamily::validate(const json& spec, const SpecValidator& v) const {
   if (!s["metrics"].is_array()) v.fail(where + ".metrics", "expected an array of measures");
   for (const auto& m : s["metrics"])
     if (!m.is_string() || !measures.count(m.get<std::string>())) v.fail(where + ".metrics", "unknown measure " + m.dump());
-  for (const auto& [population, row] : s.value("friedman", json::object()).items())
+  const json friedman = s.value("friedman", json::object()), nemenyi = s.value("nemenyi", json::object());
+  for (const auto& [population, row] : friedman.items())
     if (!row.is_array() || row.size() != s["metrics"].size())
       v.fail(where + ".friedman." + population, "expected one p-value per metric");
-  for (const auto& [population, by_metric] : s.value("nemenyi", json::object()).items())
+  for (const auto& [population, by_metric] : nemenyi.items())
     for (const auto& [metric, row] : by_metric.items())
       if (!row.is_array() || row.size() != n * (n - 1) / 2)
         v.fail(where + ".nemenyi." + population + "." + metric, fmt::format("expected {} p-values (one per pair)", n * (n - 1) / 2));
