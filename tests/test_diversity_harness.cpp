@@ -15,10 +15,15 @@
 #include "lib/base/io.hpp"
 #include "lib/base/sha256.hpp"
 #include "lib/harness/experiment.hpp"
+#include "tests/harness_fixtures.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace mpg::harness;
+using mpg::testing::ScopedEnvironment;
 using mpg::testing::TempDir;
+using mpg::testing::quiet_options;
+using mpg::testing::spec_rejections;
+using mpg::testing::write_spec;
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
 
@@ -50,15 +55,6 @@ nlohmann::json tiny_spec() {
     }
   })");
 }
-
-// Sets an environment variable for the lifetime of the object.
-struct ScopedEnvironment {
-  ScopedEnvironment(const char* name, const std::string& value) : name_(name) { setenv(name, value.c_str(), 1); }
-  ~ScopedEnvironment() { unsetenv(name_); }
-  ScopedEnvironment(const ScopedEnvironment&) = delete;
-  ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
-  const char* name_;
-};
 
 // A data directory with a synthetic MovieLens data set (40 users, 90 items, 4 genre flags with
 // `unknown`; each user rates 30 items, mostly of two genres it likes) and a registry naming it
@@ -125,20 +121,6 @@ SyntheticMovieLens verified_data(const TempDir& dir, bool shuffle = false) {
       dir, [](const std::string&, const std::string& sha256) { return nlohmann::json(sha256); }, shuffle);
 }
 
-std::string write_spec(const TempDir& dir, const nlohmann::json& spec) {
-  const std::string path = (dir.path() / "spec.json").string();
-  mpg::write_file_atomically(path, spec.dump());
-  return path;
-}
-
-RunOptions quiet_options(const TempDir& dir, int threads = 0, const std::string& results = "results") {
-  RunOptions options;
-  options.results_directory = (dir.path() / results).string();
-  options.progress = false;
-  options.threads = threads;
-  return options;
-}
-
 }  // namespace
 
 TEST_CASE("The shipped relevance-diversity spec is valid, with and without --quick", "[diversity_harness]") {
@@ -151,11 +133,7 @@ TEST_CASE("The shipped relevance-diversity spec is valid, with and without --qui
 TEST_CASE("Relevance-diversity specs: bad keys and values name the file and the key", "[diversity_harness]") {
   TempDir dir;
   const SyntheticMovieLens data = verified_data(dir);
-  const auto rejects = [&](const std::string& override_text, const std::string& fragment) {
-    const std::string path = write_spec(dir, tiny_spec());
-    INFO(override_text);
-    CHECK_THROWS_WITH(load_spec(path, false, {override_text}), Contains(path) && Contains(fragment));
-  };
+  const auto rejects = spec_rejections(dir, tiny_spec());
   CHECK_NOTHROW(load_spec(write_spec(dir, tiny_spec()), false));
   rejects("colour=1", "unknown key 'colour'");
   rejects("dataset.registry=syn_letor", "dataset");

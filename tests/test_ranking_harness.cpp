@@ -13,10 +13,15 @@
 #include "lib/base/io.hpp"
 #include "lib/base/sha256.hpp"
 #include "lib/harness/experiment.hpp"
+#include "tests/harness_fixtures.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace mpg::harness;
+using mpg::testing::ScopedEnvironment;
 using mpg::testing::TempDir;
+using mpg::testing::quiet_options;
+using mpg::testing::spec_rejections;
+using mpg::testing::write_spec;
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
 
@@ -38,15 +43,6 @@ nlohmann::json tiny_spec() {
     "published": {"dataset": "MQ2007", "mean_ndcg": {"MPG": 0.522}, "ndcg_at": {"RankSVM": {"1": 0.41}}}
   })");
 }
-
-// Sets an environment variable for the lifetime of the object.
-struct ScopedEnvironment {
-  ScopedEnvironment(const char* name, const std::string& value) : name_(name) { setenv(name, value.c_str(), 1); }
-  ~ScopedEnvironment() { unsetenv(name_); }
-  ScopedEnvironment(const ScopedEnvironment&) = delete;
-  ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
-  const char* name_;
-};
 
 // A data directory with five synthetic LETOR subsets (4 queries x 6 documents each; relevance
 // follows feature 1) and a registry naming them as dataset "syn_letor" (and a libsvm dataset
@@ -93,19 +89,6 @@ SyntheticLetor verified_letor(const TempDir& dir) {
   return SyntheticLetor(dir, [](int, const std::string& sha256) { return nlohmann::json(sha256); });
 }
 
-std::string write_spec(const TempDir& dir, const nlohmann::json& spec) {
-  const std::string path = (dir.path() / "spec.json").string();
-  mpg::write_file_atomically(path, spec.dump());
-  return path;
-}
-
-RunOptions quiet_options(const TempDir& dir) {
-  RunOptions options;
-  options.results_directory = (dir.path() / "results").string();
-  options.progress = false;
-  return options;
-}
-
 }  // namespace
 
 TEST_CASE("The shipped ranking spec is valid, with and without --quick", "[ranking_harness]") {
@@ -117,11 +100,7 @@ TEST_CASE("The shipped ranking spec is valid, with and without --quick", "[ranki
 TEST_CASE("Ranking specs: bad keys and values name the file and the key", "[ranking_harness]") {
   TempDir dir;
   const SyntheticLetor data = verified_letor(dir);
-  const auto rejects = [&](const std::string& override_text, const std::string& fragment) {
-    const std::string path = write_spec(dir, tiny_spec());
-    INFO(override_text);
-    CHECK_THROWS_WITH(load_spec(path, false, {override_text}), Contains(path) && Contains(fragment));
-  };
+  const auto rejects = spec_rejections(dir, tiny_spec());
   CHECK_NOTHROW(load_spec(write_spec(dir, tiny_spec()), false));
   rejects("colour=1", "unknown key 'colour'");
   rejects("folds=[0]", "folds");
