@@ -1,6 +1,7 @@
-// Fixtures of the experiment-family tests (tests/test_<family>_harness.cpp): an environment
-// variable set for a scope (MPG_DATA_DIR, MPG_REGISTRY), a spec written into a scratch folder, and
-// the check that a spec override is rejected with a message naming the spec file and the key.
+// Shared pieces of the experiment-family tests (tests/test_<family>_harness.cpp): an environment
+// variable set for a scope (MPG_DATA_DIR, MPG_REGISTRY pointing at a test's own data), a spec
+// written into a scratch folder, run options that write there without progress lines, and a
+// checker of spec errors.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -10,7 +11,7 @@
 #include <string>
 
 #include "lib/base/io.hpp"
-#include "lib/harness/spec.hpp"
+#include "lib/harness/experiment.hpp"
 #include "tests/temp_dir.hpp"
 
 namespace mpg::testing {
@@ -24,21 +25,39 @@ struct ScopedEnvironment {
   const char* name_;
 };
 
-// Writes `spec` to <dir>/spec.json and returns its path.
+// <dir>/spec.json holding `spec`; returns its path.
 inline std::string write_spec(const TempDir& dir, const nlohmann::json& spec) {
   const std::string path = (dir.path() / "spec.json").string();
-  write_file_atomically(path, spec.dump());
+  mpg::write_file_atomically(path, spec.dump());
   return path;
+}
+
+// Results into <dir>/<results>, no progress lines, `threads` cells at a time (0: all cores).
+inline mpg::harness::RunOptions quiet_options(const TempDir& dir, int threads = 0,
+                                              const std::string& results = "results") {
+  mpg::harness::RunOptions options;
+  options.results_directory = (dir.path() / results).string();
+  options.progress = false;
+  options.threads = threads;
+  return options;
+}
+
+// A checker of spec errors: rejects(override, fragment) expects loading `spec` with the override
+// to fail with a message that names the spec file and contains `fragment`.
+inline auto spec_rejections(const TempDir& dir, nlohmann::json spec) {
+  return [&dir, spec = std::move(spec)](const std::string& override_text, const std::string& fragment) {
+    const std::string path = write_spec(dir, spec);
+    INFO(override_text);
+    CHECK_THROWS_WITH(mpg::harness::load_spec(path, false, {override_text}),
+                      Catch::Matchers::Contains(path) && Catch::Matchers::Contains(fragment));
+  };
 }
 
 // Loading `spec` with the override `override_text` fails with a message naming the spec file and
 // holding `fragment`.
 inline void check_rejected(const TempDir& dir, const nlohmann::json& spec, const std::string& override_text,
                            const std::string& fragment) {
-  const std::string path = write_spec(dir, spec);
-  INFO(override_text);
-  CHECK_THROWS_WITH(harness::load_spec(path, false, {override_text}),
-                    Catch::Matchers::Contains(path) && Catch::Matchers::Contains(fragment));
+  spec_rejections(dir, spec)(override_text, fragment);
 }
 
 }  // namespace mpg::testing

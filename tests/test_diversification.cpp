@@ -1,4 +1,4 @@
-// Tests of the MMR and MSD re-ranking baselines (baselines/diversification) on hand-computed
+// Tests of the MMR and MSD re-ranking baselines (lib/diversity/rerank) on hand-computed
 // lists, their lambda = 1 limit (MOD: sorting by relevance), MSD's printed sign, and the
 // item-based relevance estimates.
 #include <catch2/catch.hpp>
@@ -7,7 +7,7 @@
 #include <numeric>
 #include <random>
 
-#include "baselines/diversification.hpp"
+#include "lib/diversity/rerank.hpp"
 #include "lib/base/error.hpp"
 #include "lib/diversity/sdr.hpp"
 

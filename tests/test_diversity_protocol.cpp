@@ -39,6 +39,7 @@ TEST_CASE("Hold-out: round(3 %) of each user's ratings, disjoint, seeded, indepe
   const auto ratings = synthetic_ratings(40, 200, 1);
   HoldoutOptions options;
   options.seed = 7;
+  options.per_user = true;
   const HoldoutSplit split = holdout_split(ratings, options);
   CHECK(split.train.size() + split.test.size() == ratings.size());
   std::vector<int> per_user(40, 0), test_per_user(40, 0);

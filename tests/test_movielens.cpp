@@ -156,5 +156,7 @@ TEST_CASE("Shared MovieLens 100K: registry sha256 and the README's counts", "[mo
   CHECK(eclectic_users(table, cosine_item_similarity(table), EclecticOptions{}).size() == 32);
   HoldoutOptions holdout;
   holdout.seed = repetition_seed(1, 0);
-  CHECK(holdout_split(ratings, holdout).test.size() == 3049);
+  CHECK(holdout_split(ratings, holdout).test.size() == 3000);  // 3 % of all ratings (the thesis text)
+  holdout.per_user = true;
+  CHECK(holdout_split(ratings, holdout).test.size() == 3049);  // round(3 % of n_u) per user
 }

@@ -106,7 +106,7 @@ SyntheticTreebank verified_treebank(const TempDir& dir, bool reversed = false) {
   return SyntheticTreebank(dir, [](const std::string& sha256) { return nlohmann::json(sha256); }, reversed);
 }
 
-RunOptions quiet_options(const TempDir& dir, int threads = 1) {
+RunOptions threaded_options(const TempDir& dir, int threads = 1) {
   RunOptions options;
   options.results_directory = (dir.path() / fmt::format("results{}", threads)).string();
   options.progress = false;
@@ -167,13 +167,13 @@ TEST_CASE("Parsing specs: bad keys and values name the file and the key", "[pars
   rejects("dataset.registry=syn_libsvm", "dataset.registry: dataset 'syn_libsvm' has format 'libsvm'");
   // Valid keys, but no document falls into the validation part.
   CHECK_THROWS_WITH(run_experiment(write_spec(dir, tiny_spec()), [&] {
-                      RunOptions o = quiet_options(dir);
+                      RunOptions o = threaded_options(dir);
                       o.overrides = {"split.validation=[5]", "split.max_length=1"};
                       return o;
                     }()),
                     Contains("syn/treebank.zip") && Contains("no training sentence"));
   CHECK_THROWS_WITH(run_experiment(write_spec(dir, tiny_spec()), [&] {
-                      RunOptions o = quiet_options(dir);
+                      RunOptions o = threaded_options(dir);
                       o.overrides = {"split.validation=[0]"};
                       return o;
                     }()),
@@ -190,7 +190,7 @@ TEST_CASE("A parsing run on a synthetic treebank: tables, claims, cached rerun, 
   {
     const SyntheticTreebank data = verified_treebank(dir);
     const std::string spec_path = write_spec(dir, tiny_spec());
-    const RunSummary first = run_experiment(spec_path, quiet_options(dir, 1));
+    const RunSummary first = run_experiment(spec_path, threaded_options(dir, 1));
     // (2 + 1 + 1 + 1) validation cells, then 4 test cells.
     CHECK(first.cells == 9);
     CHECK(first.cached_cells == 0);
@@ -216,18 +216,18 @@ TEST_CASE("A parsing run on a synthetic treebank: tables, claims, cached rerun, 
       CHECK(row["testa"]["evalb_f1"].get<double>() == 1.0);  // the toy sentences are unambiguous
     }
 
-    const RunSummary cached = run_experiment(spec_path, quiet_options(dir, 1));
+    const RunSummary cached = run_experiment(spec_path, threaded_options(dir, 1));
     CHECK(cached.cached_cells == 9);
     CHECK(mpg::read_file(cached.result_files[1]) == first_csv);
 
-    const RunSummary two = run_experiment(spec_path, quiet_options(dir, 2));
+    const RunSummary two = run_experiment(spec_path, threaded_options(dir, 2));
     CHECK(two.cached_cells == 0);
     CHECK(mpg::read_file(two.result_files[1]) == first_csv);
     CHECK(numbers_of(two.result_files[2]) == first_numbers);
   }
   TempDir other;
   const SyntheticTreebank reversed = verified_treebank(other, true);
-  const RunSummary permuted = run_experiment(write_spec(other, tiny_spec()), quiet_options(other, 1));
+  const RunSummary permuted = run_experiment(write_spec(other, tiny_spec()), threaded_options(other, 1));
   CHECK(mpg::read_file(permuted.result_files[1]) == first_csv);
   CHECK(numbers_of(permuted.result_files[2]) == first_numbers);
 }
@@ -237,7 +237,7 @@ TEST_CASE("A treebank archive whose registry entry has a wrong or no sha256 is r
   {
     TempDir dir;
     const SyntheticTreebank data(dir, [](const std::string&) { return nlohmann::json(std::string(64, '0')); });
-    CHECK_THROWS_WITH(run_experiment(write_spec(dir, tiny_spec()), quiet_options(dir)),
+    CHECK_THROWS_WITH(run_experiment(write_spec(dir, tiny_spec()), threaded_options(dir)),
                       Contains("syn/treebank.zip") && Contains("sha256 mismatch"));
     CHECK_FALSE(fs::exists(dir.path() / "results1" / "tiny_parsing.md"));
   }
@@ -247,7 +247,7 @@ TEST_CASE("A treebank archive whose registry entry has a wrong or no sha256 is r
     actual = sha256;
     return nlohmann::json();
   });
-  CHECK_THROWS_WITH(run_experiment(write_spec(dir, tiny_spec()), quiet_options(dir)),
+  CHECK_THROWS_WITH(run_experiment(write_spec(dir, tiny_spec()), threaded_options(dir)),
                     Contains("syn/treebank.zip") && Contains("has no sha256") && Contains(actual));
   CHECK_FALSE(fs::exists(dir.path() / "results1" / "tiny_parsing.md"));
 }

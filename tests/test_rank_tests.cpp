@@ -158,3 +158,16 @@ TEST_CASE("Friedman with ties: mid-ranks, and R's tie correction on request", "[
   bad(0, 0) = std::nan("");
   CHECK_THROWS_AS(friedman_test(bad), mpg::Error);
 }
+
+TEST_CASE("Kendall's tau-b by hand, with ties (scipy.stats.kendalltau gives the same)", "[rank_tests]") {
+  // One discordant pair of six: (5 - 1) / 6.
+  CHECK(kendall_tau_b({1, 2, 3, 4}, {1, 3, 2, 4}) == Approx(4.0 / 6.0).epsilon(1e-15));
+  // Four concordant pairs, one tied in x, one tied in y: 4 / sqrt(5 * 5) = 0.8.
+  CHECK(kendall_tau_b({1, 2, 2, 3}, {1, 2, 3, 3}) == Approx(0.8).epsilon(1e-15));
+  CHECK(kendall_tau_b({3, 2, 1}, {1, 2, 3}) == -1.0);
+  // Invariant to a monotone transformation and to the order of the pairs.
+  CHECK(kendall_tau_b({0.1, 5, 2, 7, 3}, {1, 9, 4, 2, 8}) == kendall_tau_b({2, 3, 7, 0.1, 5}, {4, 8, 2, 1, 9}));
+  CHECK(std::isnan(kendall_tau_b({1, 1, 1}, {1, 2, 3})));
+  CHECK_THROWS_AS(kendall_tau_b({1, 2}, {1, 2, 3}), mpg::Error);
+  CHECK_THROWS_AS(kendall_tau_b({1}, {1}), mpg::Error);
+}

@@ -19,6 +19,7 @@
 using namespace mpg::harness;
 using mpg::testing::ScopedEnvironment;
 using mpg::testing::TempDir;
+using mpg::testing::quiet_options;
 using mpg::testing::write_spec;
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
@@ -87,13 +88,6 @@ class SyntheticLetor {
 
 SyntheticLetor verified_letor(const TempDir& dir) {
   return SyntheticLetor(dir, [](int, const std::string& sha256) { return nlohmann::json(sha256); });
-}
-
-RunOptions quiet_options(const TempDir& dir) {
-  RunOptions options;
-  options.results_directory = (dir.path() / "results").string();
-  options.progress = false;
-  return options;
 }
 
 }  // namespace

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "baselines/diversification.hpp"
+#include "lib/diversity/rerank.hpp"
 #include "lib/diversity/protocol.hpp"
 #include "lib/diversity/sdr.hpp"
 #include "lib/learn/weighted_als.hpp"

@@ -125,5 +125,6 @@ const Family& cost_sensitive_family();
 const Family& comparison_family();
 const Family& chess_family();
 const Family& structured_auc_family();
+const Family& diversity_family();
 
 }  // namespace mpg::harness

@@ -198,4 +198,20 @@ double nemenyi_critical_difference(int treatments, int blocks, double alpha) {
   return q_alpha * std::sqrt(treatments * (treatments + 1.0) / (6.0 * blocks));
 }
 
+double kendall_tau_b(const std::vector<double>& x, const std::vector<double>& y) {
+  if (x.size() != y.size()) throw Error(fmt::format("Kendall tau: {} and {} values", x.size(), y.size()));
+  if (x.size() < 2) throw Error("Kendall tau: fewer than 2 pairs");
+  double concordant_minus_discordant = 0.0, tied_x = 0.0, tied_y = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      const double dx = x[i] - x[j], dy = y[i] - y[j];
+      if (dx == 0.0) tied_x += 1.0;
+      if (dy == 0.0) tied_y += 1.0;
+      if (dx != 0.0 && dy != 0.0) concordant_minus_discordant += (dx > 0.0) == (dy > 0.0) ? 1.0 : -1.0;
+    }
+  const double pairs = 0.5 * static_cast<double>(x.size()) * static_cast<double>(x.size() - 1);
+  const double denominator = std::sqrt((pairs - tied_x) * (pairs - tied_y));
+  return denominator > 0.0 ? concordant_minus_discordant / denominator : std::nan("");
+}
+
 }  // namespace mpg::stats

@@ -56,4 +56,10 @@ Eigen::MatrixXd nemenyi_p_values(const std::vector<double>& mean_ranks, int bloc
 // quantile of Q_{k,inf} / sqrt(2): two mean ranks differing by more than CD differ at level alpha.
 double nemenyi_critical_difference(int treatments, int blocks, double alpha = 0.05);
 
+// Kendall's tau-b between two paired samples (ties in either sample allowed):
+//     tau_b = (n_c - n_d) / sqrt((n_0 - n_x) (n_0 - n_y)),  n_0 = n (n - 1) / 2,
+// n_c / n_d the concordant / discordant pairs, n_x / n_y the pairs tied in x / in y. NaN when a
+// sample is constant; throws mpg::Error on different lengths or fewer than 2 pairs.
+double kendall_tau_b(const std::vector<double>& x, const std::vector<double>& y);
+
 }  // namespace mpg::stats

@@ -1,4 +1,4 @@
-#include "baselines/diversification.hpp"
+#include "lib/diversity/rerank.hpp"
 
 #include <fmt/format.h>
 
