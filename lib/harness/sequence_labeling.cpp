@@ -53,8 +53,9 @@ const std::vector<MethodKind>& sequence_methods() {
        ParameterTable({kLambda, integer_parameter("max_iterations", 300, 1, 1000000000, "L-BFGS iterations")})},
       {"mpg",
        "Linear-chain F1 MPG (lib/models/linear_chain_mpg.hpp): one model per target class, a game per sentence on "
-       "the token-level F1 of that class, trained from a seeded N(0, 0.01²) θ (θ = 0 is a degenerate kink of the "
-       "objective); a test sentence is labelled by its game's most probable predictor action.",
+       "the token-level F1 of that class; a test sentence is labelled by its game's most probable predictor action. "
+       "`cutting_plane` trains from θ = 0, `lbfgs` from a seeded N(0, 0.01²) θ (θ = 0 is a degenerate kink of the "
+       "objective where its line search fails).",
        ParameterTable(
            {kLambda,
             choice_parameter("optimizer", "cutting_plane", {"cutting_plane", "lbfgs"},
@@ -66,7 +67,7 @@ const std::vector<MethodKind>& sequence_methods() {
                               "iterations of the optimizer: the L-BFGS cap, or a safety cap of the cutting plane (a "
                               "training it stops is reported as not converged)"),
             number_parameter("objective_tolerance", 1e-4, 0.0, 1.0,
-                             "`cutting_plane`: stop when the objective is certified within this × max(1, |objective|)",
+                             "`cutting_plane`: stop when the objective is certified within this × max(1, objective magnitude)",
                              true),
             number_parameter("game_tolerance", 1e-6, 0.0, 1.0,
                              "double-oracle gap of each sentence game, in training and prediction", true)})},
