@@ -367,6 +367,40 @@ void run_adadelta(TrackedObjective& tracked, const OptimizerOptions& options,
   summary.iterations = iteration;
 }
 
+// The stop tests of both cutting-plane variants below: the objective certified by the lower bound
+// within the tolerance, or the iteration cap. Records the bound, and the status when it stops.
+bool cutting_plane_stops(const TrackedObjective& tracked, double lower, int iteration, const OptimizerOptions& options,
+                         const std::string& method, OptimizerSummary& summary) {
+  summary.lower_bound = lower;
+  const double gap = tracked.best_value - lower;
+  if (gap <= options.cutting_plane_tolerance * std::max(1.0, std::abs(tracked.best_value))) {
+    summary.status = OptimizerStatus::converged;
+    summary.message = method + " converged: objective certified within " + std::to_string(gap);
+    return true;
+  }
+  if (iteration == options.max_iterations) {
+    summary.status = OptimizerStatus::iteration_limit;
+    summary.message = method + " stopped: reached the iteration limit (" + std::to_string(options.max_iterations) +
+                      "), certified gap " + std::to_string(gap);
+    return true;
+  }
+  return false;
+}
+
+// Evaluates f at the next theta and reports progress with the gap before it; false (the summary
+// says why) when f or its gradient is not finite there.
+bool cutting_plane_evaluates(TrackedObjective& tracked, const Eigen::VectorXd& theta, Eigen::VectorXd& gradient,
+                             double& value, int& iteration, double lower, const OptimizerOptions& options,
+                             const std::string& method, OptimizerSummary& summary) {
+  const double gap = tracked.best_value - lower;
+  value = tracked.evaluate(theta, gradient);
+  ++iteration;
+  if (options.progress) options.progress(iteration, tracked.best_value, gap);
+  if (std::isfinite(value) && gradient.allFinite()) return true;
+  summary.message = method + " stopped: the objective became non-finite";
+  return false;
+}
+
 // ---- Cutting planes with an exact regularizer (BMRM, Teo et al. 2010) ----
 //
 // f(theta) = lambda/2 ||theta||^2 + R(theta). With cuts R >= a_j . theta + b_j, the master
@@ -407,19 +441,7 @@ void run_cutting_plane(TrackedObjective& tracked, const OptimizerOptions& option
     const Eigen::VectorXd c = -Eigen::Map<const Eigen::VectorXd>(offsets.data(), m + 1);
     solve_simplex_qp(H, c, alpha);
     lower = std::max(lower, -(0.5 * alpha.dot(H * alpha) + c.dot(alpha)));
-    summary.lower_bound = lower;
-    const double gap = tracked.best_value - lower;
-    if (gap <= options.cutting_plane_tolerance * std::max(1.0, std::abs(tracked.best_value))) {
-      summary.status = OptimizerStatus::converged;
-      summary.message = "cutting plane converged: objective certified within " + std::to_string(gap);
-      break;
-    }
-    if (iteration == options.max_iterations) {
-      summary.status = OptimizerStatus::iteration_limit;
-      summary.message = "cutting plane stopped: reached the iteration limit (" +
-                        std::to_string(options.max_iterations) + "), certified gap " + std::to_string(gap);
-      break;
-    }
+    if (cutting_plane_stops(tracked, lower, iteration, options, "cutting plane", summary)) break;
     theta = Eigen::VectorXd::Zero(d);
     for (std::size_t j = 0; j < slopes.size(); ++j) theta -= alpha[static_cast<Eigen::Index>(j)] * slopes[j];
     theta /= lambda;
@@ -449,13 +471,8 @@ void run_cutting_plane(TrackedObjective& tracked, const OptimizerOptions& option
       H = std::move(kept_H);
       alpha = kept_alpha / kept_alpha.sum();
     }
-    value = tracked.evaluate(theta, gradient);
-    ++iteration;
-    if (options.progress) options.progress(iteration, tracked.best_value, gap);
-    if (!std::isfinite(value) || !gradient.allFinite()) {
-      summary.message = "cutting plane stopped: the objective became non-finite";
+    if (!cutting_plane_evaluates(tracked, theta, gradient, value, iteration, lower, options, "cutting plane", summary))
       break;
-    }
   }
   summary.iterations = iteration;
 }
@@ -477,28 +494,10 @@ void run_proximal_bundle(TrackedObjective& tracked, const OptimizerOptions& opti
   for (;;) {
     const Eigen::VectorXd a = gradient - lambda * theta;
     const double c = a.dot(theta) - (value - 0.5 * lambda * theta.squaredNorm());
-    const Eigen::VectorXd next = bundle.step(theta, a, c, value, 0.0, lower, options.cut_idle_limit);
-    summary.lower_bound = lower;
-    const double gap = tracked.best_value - lower;
-    if (gap <= options.cutting_plane_tolerance * std::max(1.0, std::abs(tracked.best_value))) {
-      summary.status = OptimizerStatus::converged;
-      summary.message = "proximal bundle converged: objective certified within " + std::to_string(gap);
+    theta = bundle.step(theta, a, c, value, 0.0, lower, options.cut_idle_limit);
+    if (cutting_plane_stops(tracked, lower, iteration, options, "proximal bundle", summary)) break;
+    if (!cutting_plane_evaluates(tracked, theta, gradient, value, iteration, lower, options, "proximal bundle", summary))
       break;
-    }
-    if (iteration == options.max_iterations) {
-      summary.status = OptimizerStatus::iteration_limit;
-      summary.message = "proximal bundle stopped: reached the iteration limit (" +
-                        std::to_string(options.max_iterations) + "), certified gap " + std::to_string(gap);
-      break;
-    }
-    theta = next;
-    value = tracked.evaluate(theta, gradient);
-    ++iteration;
-    if (options.progress) options.progress(iteration, tracked.best_value, gap);
-    if (!std::isfinite(value) || !gradient.allFinite()) {
-      summary.message = "proximal bundle stopped: the objective became non-finite";
-      break;
-    }
   }
   summary.iterations = iteration;
 }
