@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "lib/base/error.hpp"
+#include "lib/learn/cut_model.hpp"
 #include "lib/learn/simplex_qp.hpp"
 
 namespace mpg {
@@ -366,14 +367,51 @@ void run_adadelta(TrackedObjective& tracked, const OptimizerOptions& options,
   summary.iterations = iteration;
 }
 
+// The stop tests of both cutting-plane variants below: the objective certified by the lower bound
+// within the tolerance, or the iteration cap. Records the bound, and the status when it stops.
+bool cutting_plane_stops(const TrackedObjective& tracked, double lower, int iteration, const OptimizerOptions& options,
+                         const std::string& method, OptimizerSummary& summary) {
+  summary.lower_bound = lower;
+  const double gap = tracked.best_value - lower;
+  if (gap <= options.cutting_plane_tolerance * std::max(1.0, std::abs(tracked.best_value))) {
+    summary.status = OptimizerStatus::converged;
+    summary.message = method + " converged: objective certified within " + std::to_string(gap);
+    return true;
+  }
+  if (iteration == options.max_iterations) {
+    summary.status = OptimizerStatus::iteration_limit;
+    summary.message = method + " stopped: reached the iteration limit (" + std::to_string(options.max_iterations) +
+                      "), certified gap " + std::to_string(gap);
+    return true;
+  }
+  return false;
+}
+
+// Evaluates f at the next theta and reports progress with the gap before it; false (the summary
+// says why) when f or its gradient is not finite there.
+bool cutting_plane_evaluates(TrackedObjective& tracked, const Eigen::VectorXd& theta, Eigen::VectorXd& gradient,
+                             double& value, int& iteration, double lower, const OptimizerOptions& options,
+                             const std::string& method, OptimizerSummary& summary) {
+  const double gap = tracked.best_value - lower;
+  value = tracked.evaluate(theta, gradient);
+  ++iteration;
+  if (options.progress) options.progress(iteration, tracked.best_value, gap);
+  if (std::isfinite(value) && gradient.allFinite()) return true;
+  summary.message = method + " stopped: the objective became non-finite";
+  return false;
+}
+
 // ---- Cutting planes with an exact regularizer (BMRM, Teo et al. 2010) ----
 //
 // f(theta) = lambda/2 ||theta||^2 + R(theta). With cuts R >= a_j . theta + b_j, the master
 //     min_theta lambda/2 ||theta||^2 + max_j (a_j . theta + b_j)
 //   = max_{alpha in simplex} sum_j alpha_j b_j - 1/(2 lambda) ||sum_j alpha_j a_j||^2,
 // theta = -(1/lambda) sum_j alpha_j a_j; the master value bounds min f from below.
+void run_proximal_bundle(TrackedObjective& tracked, const OptimizerOptions& options, OptimizerSummary& summary);
+
 void run_cutting_plane(TrackedObjective& tracked, const OptimizerOptions& options,
                        OptimizerSummary& summary) {
+  if (options.cutting_plane_proximal) return run_proximal_bundle(tracked, options, summary);
   const double lambda = options.regularization;
   const Eigen::Index d = tracked.best_theta.size();
   std::vector<Eigen::VectorXd> slopes;  // a_j
@@ -403,19 +441,7 @@ void run_cutting_plane(TrackedObjective& tracked, const OptimizerOptions& option
     const Eigen::VectorXd c = -Eigen::Map<const Eigen::VectorXd>(offsets.data(), m + 1);
     solve_simplex_qp(H, c, alpha);
     lower = std::max(lower, -(0.5 * alpha.dot(H * alpha) + c.dot(alpha)));
-    summary.lower_bound = lower;
-    const double gap = tracked.best_value - lower;
-    if (gap <= options.cutting_plane_tolerance * std::max(1.0, std::abs(tracked.best_value))) {
-      summary.status = OptimizerStatus::converged;
-      summary.message = "cutting plane converged: objective certified within " + std::to_string(gap);
-      break;
-    }
-    if (iteration == options.max_iterations) {
-      summary.status = OptimizerStatus::iteration_limit;
-      summary.message = "cutting plane stopped: reached the iteration limit (" +
-                        std::to_string(options.max_iterations) + "), certified gap " + std::to_string(gap);
-      break;
-    }
+    if (cutting_plane_stops(tracked, lower, iteration, options, "cutting plane", summary)) break;
     theta = Eigen::VectorXd::Zero(d);
     for (std::size_t j = 0; j < slopes.size(); ++j) theta -= alpha[static_cast<Eigen::Index>(j)] * slopes[j];
     theta /= lambda;
@@ -445,13 +471,33 @@ void run_cutting_plane(TrackedObjective& tracked, const OptimizerOptions& option
       H = std::move(kept_H);
       alpha = kept_alpha / kept_alpha.sum();
     }
-    value = tracked.evaluate(theta, gradient);
-    ++iteration;
-    if (options.progress) options.progress(iteration, tracked.best_value, gap);
-    if (!std::isfinite(value) || !gradient.allFinite()) {
-      summary.message = "cutting plane stopped: the objective became non-finite";
+    if (!cutting_plane_evaluates(tracked, theta, gradient, value, iteration, lower, options, "cutting plane", summary))
       break;
-    }
+  }
+  summary.iterations = iteration;
+}
+
+// ---- The same cuts with a proximal stabilization (Kiwiel 1990; lib/learn/cut_model.hpp) ----
+//
+// The master adds mu/2 ||theta - center||^2, so steps stay near the best point (the center moves
+// on a serious step, one that realizes a tenth of the model's predicted decrease); with
+// gold = 0 the model is lambda/2 ||theta||^2 + max_j (a_j . theta - c_j), c_j = a_j . theta_j -
+// R(theta_j). Lower bounds: the plain master and the proximal master's dual, as for BMRM.
+void run_proximal_bundle(TrackedObjective& tracked, const OptimizerOptions& options, OptimizerSummary& summary) {
+  const double lambda = options.regularization;
+  ProximalBundle bundle(Eigen::VectorXd::Zero(tracked.best_theta.size()), lambda);
+  Eigen::VectorXd theta = tracked.best_theta;
+  Eigen::VectorXd gradient = tracked.best_gradient;
+  double value = tracked.best_value;
+  double lower = -std::numeric_limits<double>::infinity();
+  int iteration = 0;
+  for (;;) {
+    const Eigen::VectorXd a = gradient - lambda * theta;
+    const double c = a.dot(theta) - (value - 0.5 * lambda * theta.squaredNorm());
+    theta = bundle.step(theta, a, c, value, 0.0, lower, options.cut_idle_limit);
+    if (cutting_plane_stops(tracked, lower, iteration, options, "proximal bundle", summary)) break;
+    if (!cutting_plane_evaluates(tracked, theta, gradient, value, iteration, lower, options, "proximal bundle", summary))
+      break;
   }
   summary.iterations = iteration;
 }

@@ -56,8 +56,13 @@ struct OptimizerOptions {
   // minimum. Stops when the best value seen minus the lower bound is
   // <= cutting_plane_tolerance * max(1, |best value|). Cuts unused for cut_idle_limit master
   // solves are dropped.
+  // cutting_plane_proximal: stabilize the master by mu/2 ||theta - center||^2 (proximal bundle,
+  // lib/learn/cut_model.hpp; same cuts, same lower bounds, same stop test), whose steps stay near
+  // the best point instead of jumping by O(1/lambda): far fewer iterations when lambda is small.
+  // Its first center is theta = 0, so start it there.
   double regularization = 0.0;
   double cutting_plane_tolerance = 1e-6;
+  bool cutting_plane_proximal = false;
   int cut_idle_limit = 50;
   // Called after each iteration with (iteration, value, gradient norm; for cutting_plane the
   // best value and the certified gap); may be empty.

@@ -73,7 +73,10 @@ LinearChainMpgModel train_linear_chain_mpg(const std::vector<FeaturizedSentence>
   model.layout = layout;
   model.target = options.target;
   model.theta = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(layout.size()));
-  if (options.initial_scale > 0.0) {
+  // The proximal bundle starts at its first center, theta = 0 (a subgradient there is as good a
+  // cut as any); L-BFGS needs the seeded start (see LinearChainMpgOptions::initial_scale).
+  const bool certified = options.optimizer == OptimizerKind::cutting_plane;
+  if (options.initial_scale > 0.0 && !certified) {
     // Box-Muller on a 64-bit Mersenne twister: the same draw with every standard library.
     std::mt19937_64 engine(options.seed);
     auto uniform = [&engine] { return (static_cast<double>(engine() >> 11) + 0.5) * 0x1.0p-53; };
@@ -84,10 +87,13 @@ LinearChainMpgModel train_linear_chain_mpg(const std::vector<FeaturizedSentence>
     }
   }
   OptimizerOptions optimizer;
-  optimizer.kind = OptimizerKind::lbfgs;
+  optimizer.kind = options.optimizer;
   optimizer.lbfgs_armijo_only = true;
   optimizer.max_iterations = options.max_iterations;
   optimizer.gradient_tolerance = options.gradient_tolerance;
+  optimizer.cutting_plane_tolerance = options.objective_tolerance;
+  optimizer.cutting_plane_proximal = true;
+  optimizer.progress = options.progress;
   model.summary = minimize_sum_of_games(objective.sum_of_games(), model.theta, optimizer, options.lambda, 0.0);
   return model;
 }

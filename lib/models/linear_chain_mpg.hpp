@@ -8,11 +8,14 @@
 // lib/learn/sum_of_games.hpp over the family SentenceGames (one F1 game per sentence). Each v_i
 // comes from the double oracle (Algorithm 1) with the LCFM/GFM best responses; the games are
 // solved in parallel, warm-started from the previous evaluation's supports, and summed in
-// sentence order (deterministic). L-BFGS (liblbfgs) with a backtracking Armijo line search: the
-// objective has kinks.
+// sentence order (deterministic). Minimized by the cutting-plane method with the exact regularizer
+// and a proximal stabilization (lib/learn/optimizer.hpp), which certifies its result by a lower bound on min f, or by
+// L-BFGS (liblbfgs) with a backtracking Armijo line search (the objective has kinks), which stops
+// at an iteration cap without a certificate.
 #pragma once
 
 #include <Eigen/Dense>
+#include <functional>
 #include <vector>
 
 #include "lib/game/double_oracle.hpp"
@@ -25,15 +28,23 @@ namespace mpg {
 struct LinearChainMpgOptions {
   int target = 1;                 // class C
   double lambda = 1.0;            // > 0
-  int max_iterations = 100;       // L-BFGS iterations
+  // cutting_plane: stop when f(best theta) - lower bound <= objective_tolerance * max(1, |f|)
+  // (certified), or after max_iterations cuts. lbfgs: stop at ||g|| <= gradient_tolerance
+  // max(1, ||theta||) (rarely met at a kink) or after max_iterations iterations (uncertified).
+  OptimizerKind optimizer = OptimizerKind::cutting_plane;
+  double objective_tolerance = 1e-6;
+  int max_iterations = 100;
   double gradient_tolerance = 1e-5;
   double game_tolerance = 1e-6;   // double-oracle gap per sentence game
   int max_game_iterations = 500;
-  // theta starts at a seeded N(0, initial_scale^2) draw, not at 0: at theta = 0 every non-C label
-  // ties, the games are degenerate, and the subgradient the equilibria give is not a descent
-  // direction (L-BFGS's line search then fails at once; measured on conll.300). 0 = start at 0.
+  // L-BFGS: theta starts at a seeded N(0, initial_scale^2) draw, not at 0: at theta = 0 every
+  // non-C label ties, the games are degenerate, and the subgradient the equilibria give is not a
+  // descent direction (L-BFGS's line search then fails at once; measured on conll.300). 0 = start
+  // at 0. The cutting plane (a proximal bundle) always starts at 0, its first center.
   double initial_scale = 0.01;
   unsigned long seed = 2017;
+  // Called after each optimizer iteration (OptimizerOptions::progress); may be empty.
+  std::function<void(int, double, double)> progress;
 };
 
 // The sentences' F1 games as a family of instances of the sum-of-games objective

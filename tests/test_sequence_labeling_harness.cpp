@@ -1,0 +1,170 @@
+// The sequence-labeling family's Table X path (lib/harness/sequence_labeling.cpp) on a tiny
+// synthetic CoNLL data set registered with its sha256 in a registry of the test's own
+// (MPG_REGISTRY): the per-method compare_level (each method's published numbers are compared at
+// its own F1 level, both levels shown), the certified MPG training it records, the spec errors of
+// both, and a file whose registry entry has a wrong sha256.
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "lib/base/io.hpp"
+#include "lib/base/sha256.hpp"
+#include "lib/harness/experiment.hpp"
+#include "tests/harness_fixtures.hpp"
+#include "tests/temp_dir.hpp"
+
+using namespace mpg::harness;
+using mpg::testing::ScopedEnvironment;
+using mpg::testing::TempDir;
+using mpg::testing::write_spec;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Twelve sentences per part over a small vocabulary: capitalized names are I-PER, cities I-LOC,
+// the rest O; the parts differ in which words they combine. `corrupt_part` gets a wrong sha256.
+class SyntheticConll {
+ public:
+  SyntheticConll(const TempDir& dir, const std::string& corrupt_part = "")
+      : data_("MPG_DATA_DIR", (dir.path() / "data").string()),
+        registry_("MPG_REGISTRY", (dir.path() / "registry.json").string()) {
+    fs::create_directories(dir.path() / "data" / "syn");
+    const char* const names[] = {"John", "Mary", "Smith", "Anna"};
+    const char* const cities[] = {"Paris", "Rome", "Oslo"};
+    const char* const words[] = {"met", "in", "the", "visited", "said", "today"};
+    nlohmann::json variant = {{"matches", "exact (synthetic)"}};
+    int part_index = 0;
+    for (const char* part : {"train", "testa", "testb"}) {
+      std::string text = "-DOCSTART- -X- -X- O\n\n";
+      for (int s = 0; s < 12; ++s) {
+        const int k = s + 5 * part_index;
+        text += fmt::format("{} NNP B-NP I-PER\n", names[k % 4]);
+        if (k % 3 == 0) text += fmt::format("{} NNP I-NP I-PER\n", names[(k + 1) % 4]);
+        text += fmt::format("{} VBD O O\n", words[k % 6]);
+        text += fmt::format("{} IN O O\n", words[(k + 1) % 6]);
+        text += fmt::format("{} NNP B-NP I-LOC\n\n", cities[k % 3]);
+      }
+      mpg::write_file_atomically((dir.path() / "data" / "syn" / (std::string(part) + ".txt")).string(), text);
+      variant[part] = {{"file", std::string("syn/") + part + ".txt"},
+                       {"sha256", part == corrupt_part ? std::string(64, '0') : mpg::sha256_hex(text)}};
+      ++part_index;
+    }
+    const nlohmann::json registry = {
+        {"syn_conll", {{"format", "conll"}, {"default_variant", "v1"}, {"variants", {{"v1", variant}}}}}};
+    mpg::write_file_atomically((dir.path() / "registry.json").string(), registry.dump(2));
+  }
+
+ private:
+  ScopedEnvironment data_, registry_;
+};
+
+RunOptions quiet_options(const TempDir& dir) {
+  RunOptions options;
+  options.results_directory = (dir.path() / "results").string();
+  options.progress = false;
+  return options;
+}
+
+nlohmann::json tiny_spec() {
+  return nlohmann::json::parse(R"({
+    "task": "sequence_labeling", "table": "f1", "name": "tiny_conll",
+    "dataset": {"registry": "syn_conll"},
+    "subsets": {"syn.6": 6},
+    "classes": ["PER", "LOC"],
+    "protocol": {"validation_fraction": 0.5},
+    "compare_level": {"CRF": "entity", "MPG": "token"},
+    "methods": {
+      "CRF": {"kind": "crf", "lambda": [1.0]},
+      "MPG": {"kind": "mpg", "lambda": [0.5, 2.0], "objective_tolerance": 1e-6}
+    },
+    "published": {"CRF": {"syn.6": {"testa": {"PER": 0.5}}}, "MPG": {"syn.6": {"testb": {"PER": 0.5, "LOC": 0.5}}}},
+    "tolerance": 1.0
+  })");
+}
+
+}  // namespace
+
+TEST_CASE("Table X specs: compare_level and the MPG's training settings are checked by name",
+          "[sequence_labeling_harness]") {
+  TempDir dir;
+  const SyntheticConll data(dir);
+  const std::string path = write_spec(dir, tiny_spec());
+  const auto rejects = [&](const std::string& override_text, const std::string& fragment) {
+    INFO(override_text);
+    CHECK_THROWS_WITH(load_spec(path, false, {override_text}), Contains(path) && Contains(fragment));
+  };
+  CHECK_NOTHROW(load_spec(path, false));
+  CHECK_NOTHROW(load_spec(path, false, {"compare_level=token"}));
+  CHECK_NOTHROW(load_spec(path, false, {"compare_level={\"MPG\": \"entity\"}"}));
+  rejects("compare_level=chunk", "compare_level: expected \"token\" or \"entity\"");
+  rejects("compare_level.MPG=chunk", "compare_level.MPG: expected \"token\" or \"entity\"");
+  rejects("compare_level.SVM=token", "compare_level.SVM: no such method in methods");
+  rejects("compare_level=[\"token\"]", "compare_level: expected");
+  rejects("methods.MPG.optimizer=adadelta", "methods.MPG.optimizer: expected one of cutting_plane, lbfgs");
+  rejects("methods.MPG.objective_tolerance=0", "methods.MPG.objective_tolerance");
+  rejects("methods.MPG.max_iterations=0", "methods.MPG.max_iterations");
+}
+
+TEST_CASE("The shipped Table X spec: MPG at token level, CRF at entity level, certified MPG training",
+          "[sequence_labeling_harness]") {
+  const std::string path = std::string(MPG_SOURCE_DIR) + "/experiments/table10_conll_f1.json";
+  for (const bool quick : {false, true}) {
+    const auto shipped = load_spec(path, quick);
+    CHECK(shipped["compare_level"] == nlohmann::json::parse(R"({"CRF": "entity", "MPG": "token"})"));
+    CHECK_FALSE(shipped["methods"]["MPG"].contains("optimizer"));  // the parameter's default: cutting_plane
+  }
+}
+
+TEST_CASE("Table X on synthetic CoNLL: each method compared at its level, certified MPG training",
+          "[sequence_labeling_harness]") {
+  TempDir dir;
+  const SyntheticConll data(dir);
+  const std::string spec_path = write_spec(dir, tiny_spec());
+  const RunOptions options = quiet_options(dir);
+  const RunSummary first = run_experiment(spec_path, options);
+  CHECK(first.cells == 1 + 2 * 2);  // one CRF model; an MPG per class and λ
+  CHECK(first.published_cells == 3);
+  const auto table = nlohmann::json::parse(mpg::read_file(first.result_files.at(2)));
+  CHECK(table["compare_level"] == nlohmann::json::parse(R"({"CRF": "entity", "MPG": "token"})"));
+  int compared = 0;
+  for (const auto& row : table["rows"]) {
+    if (!row.contains("published") || row["published"].is_null()) continue;
+    ++compared;
+    const std::string level = row["method"] == "MPG" ? "token" : "entity";
+    CHECK(row["compared"] == level);
+    CHECK(row["ours"].get<double>() == row[level + "_f1"].get<double>());
+  }
+  CHECK(compared == 3);
+  // Every MPG training is certified: its objective lies within the tolerance of a lower bound.
+  for (const auto& cell : table["cells"]) {
+    if (cell["method"] != "MPG") continue;
+    const auto& training = cell["result"]["training"];
+    CHECK(training["converged"] == true);
+    CHECK(training["lower_bound"].get<double>() <= training["objective"].get<double>());
+    CHECK(training["certified_gap"].get<double>() <=
+          1e-6 * std::max(1.0, std::abs(training["objective"].get<double>())));
+  }
+  const std::string markdown = mpg::read_file(first.result_files.at(0));
+  CHECK_THAT(markdown, Contains("CRF entity-level F1, MPG token-level F1") && Contains("largest certified gap"));
+
+  // Switching every method to token level reuses every cell.
+  RunOptions token = options;
+  token.overrides = {"compare_level=token"};
+  const RunSummary second = run_experiment(spec_path, token);
+  CHECK(second.cached_cells == first.cells);
+  const auto token_table = nlohmann::json::parse(mpg::read_file(second.result_files.at(2)));
+  for (const auto& row : token_table["rows"]) CHECK(row["compared"] == "token");
+}
+
+TEST_CASE("A CoNLL file whose registry entry has a wrong sha256 is refused with its name",
+          "[sequence_labeling_harness]") {
+  TempDir dir;
+  const SyntheticConll data(dir, "testa");
+  CHECK_THROWS_WITH(run_experiment(write_spec(dir, tiny_spec()), quiet_options(dir)),
+                    Contains("syn/testa.txt") && Contains("sha256 mismatch"));
+  CHECK_FALSE(fs::exists(dir.path() / "results" / "tiny_conll.md"));
+}
