@@ -19,6 +19,7 @@
 using namespace mpg::harness;
 using mpg::testing::ScopedEnvironment;
 using mpg::testing::TempDir;
+using mpg::testing::quiet_options;
 using mpg::testing::write_spec;
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
@@ -61,13 +62,6 @@ class SyntheticConll {
  private:
   ScopedEnvironment data_, registry_;
 };
-
-RunOptions quiet_options(const TempDir& dir) {
-  RunOptions options;
-  options.results_directory = (dir.path() / "results").string();
-  options.progress = false;
-  return options;
-}
 
 nlohmann::json tiny_spec() {
   return nlohmann::json::parse(R"({
