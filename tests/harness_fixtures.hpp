@@ -53,11 +53,4 @@ inline auto spec_rejections(const TempDir& dir, nlohmann::json spec) {
   };
 }
 
-// Loading `spec` with the override `override_text` fails with a message naming the spec file and
-// holding `fragment`.
-inline void check_rejected(const TempDir& dir, const nlohmann::json& spec, const std::string& override_text,
-                           const std::string& fragment) {
-  spec_rejections(dir, spec)(override_text, fragment);
-}
-
 }  // namespace mpg::testing

@@ -71,9 +71,7 @@ TEST_CASE("Chess specs: bad keys and values name the file and the key", "[chess_
   register_games(data);
   const std::string path = mpg::testing::write_spec(dir, tiny_spec());
   CHECK_NOTHROW(load_spec(path, false));
-  const auto rejects = [&](const std::string& assignment, const std::string& fragment) {
-    mpg::testing::check_rejected(dir, tiny_spec(), assignment, fragment);
-  };
+  const auto rejects = mpg::testing::spec_rejections(dir, tiny_spec());
   rejects("colour=1", "unknown key 'colour'");
   rejects("years=[1,1]", "years: every year must be a distinct integer");
   rejects("years=[-1]", "years");

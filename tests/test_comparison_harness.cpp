@@ -50,9 +50,7 @@ TEST_CASE("Comparison specs: bad keys and values name the file and the key", "[c
   data.registry(nlohmann::json::object());
   const std::string path = mpg::testing::write_spec(dir, tiny_spec());
   CHECK_NOTHROW(load_spec(path, false));
-  const auto rejects = [&](const std::string& assignment, const std::string& fragment) {
-    mpg::testing::check_rejected(dir, tiny_spec(), assignment, fragment);
-  };
+  const auto rejects = mpg::testing::spec_rejections(dir, tiny_spec());
   rejects("colour=1", "unknown key 'colour'");
   rejects("datasets.l2.simulated=l3", "datasets.l2.simulated: expected l1, l2 or linf");
   rejects("datasets.l2.registry=nothing", "datasets.l2");

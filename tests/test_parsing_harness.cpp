@@ -141,9 +141,7 @@ TEST_CASE("The shipped parsing spec is valid, with and without --quick", "[parsi
 TEST_CASE("Parsing specs: bad keys and values name the file and the key", "[parsing_harness]") {
   TempDir dir;
   const SyntheticTreebank data = verified_treebank(dir);
-  const auto rejects = [&](const std::string& override_text, const std::string& fragment) {
-    mpg::testing::check_rejected(dir, tiny_spec(), override_text, fragment);
-  };
+  const auto rejects = mpg::testing::spec_rejections(dir, tiny_spec());
   CHECK_NOTHROW(load_spec(write_spec(dir, tiny_spec()), false));
   rejects("colour=1", "unknown key 'colour'");
   rejects("split.validation=[8]", "split.validation: residue 8 is already in split.testa");

@@ -101,9 +101,7 @@ TEST_CASE("The shipped ranking spec is valid, with and without --quick", "[ranki
 TEST_CASE("Ranking specs: bad keys and values name the file and the key", "[ranking_harness]") {
   TempDir dir;
   const SyntheticLetor data = verified_letor(dir);
-  const auto rejects = [&](const std::string& override_text, const std::string& fragment) {
-    mpg::testing::check_rejected(dir, tiny_spec(), override_text, fragment);
-  };
+  const auto rejects = mpg::testing::spec_rejections(dir, tiny_spec());
   CHECK_NOTHROW(load_spec(write_spec(dir, tiny_spec()), false));
   rejects("colour=1", "unknown key 'colour'");
   rejects("folds=[0]", "folds");

@@ -83,9 +83,7 @@ TEST_CASE("Structured AUC specs: bad keys and values name the file and the key",
   register_multilabel(data, multilabel_rows(60, 1));
   const std::string path = mpg::testing::write_spec(dir, tiny_spec());
   CHECK_NOTHROW(load_spec(path, false));
-  const auto rejects = [&](const std::string& assignment, const std::string& fragment) {
-    mpg::testing::check_rejected(dir, tiny_spec(), assignment, fragment);
-  };
+  const auto rejects = mpg::testing::spec_rejections(dir, tiny_spec());
   rejects("colour=1", "unknown key 'colour'");
   rejects("datasets.SYN.fold=7", "datasets.SYN.fold: expected an integer 1..5");
   rejects("datasets.SYN.validation_fraction=0", "datasets.SYN.validation_fraction");
