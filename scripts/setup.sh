@@ -21,6 +21,7 @@ packages=(
   liblzma-dev            # xz-compressed data files (LETOR)
   libzip-dev             # zip archives of data (the NLTK Penn Treebank sample, treebank.zip)
   gnuplot-nox            # figures (run_all.sh plots Figure 8; not needed by the build or tests)
+  ccache                 # scripts/build.sh compiles through it: cheap rebuilds, worktrees share entries
   time                   # /usr/bin/time -v for memory figures in bench/
   jq                     # bench/adult_test_games.sh
   python3                # scripts/fetch_data.sh, bench/syn1000_budget.sh (Debian's; nothing from PyPI)
