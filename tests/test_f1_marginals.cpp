@@ -163,6 +163,55 @@ TEST_CASE("F1 over marginals: bounds from mixes of past rounds' strategies hold"
   CHECK(mixed_runs > 0);  // the cut runs above do mix
 }
 
+TEST_CASE("F1 over marginals: the adversary marginals are those of a strategy conceding upper", "[f1_marginals]") {
+  // An adversary strategy Q that concedes `upper` at psi concedes upper + (psi - psi') . m_Q at
+  // any psi' (only the potential term moves), so the brute-force value v(psi') is at most that.
+  // Steps of +-h along each example bound m_Q,i from both sides to O(h), in input order; runs cut
+  // after a few rounds (Q then often a mix of past rounds) must satisfy it at random psi' too.
+  std::mt19937 rng(25);
+  std::uniform_real_distribution<double> draw(-0.3, 0.3);
+  auto value_at = [](const std::vector<double>& psi) {
+    return solve_matrix_game(full_payoff_matrix(F1Game(psi), psi.size()), default_lp_backend()).value;
+  };
+  for (int trial = 0; trial < 12; ++trial) {
+    const std::size_t n = 2 + static_cast<std::size_t>(trial % 4);
+    std::vector<double> psi(n);
+    for (double& x : psi) x = trial % 3 == 2 ? std::round(4.0 * draw(rng)) / 8.0 : draw(rng);  // some ties
+    INFO("trial " << trial << ", n = " << n);
+    for (long window : {1L, 64L}) {
+      const auto solution = solve_f1_over_marginals(psi, exact(window));
+      REQUIRE(solution.summary.converged());
+      const Eigen::VectorXd& m = solution.adversary_marginals;
+      REQUIRE(m.size() == static_cast<Eigen::Index>(n));
+      CHECK(m.minCoeff() >= 0.0);
+      CHECK(m.maxCoeff() <= 1.0 + 1e-15);
+      constexpr double h = 1e-3;
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto at = static_cast<Eigen::Index>(i);
+        for (double step : {h, -h}) {
+          auto moved = psi;
+          moved[i] += step;
+          CHECK(value_at(moved) <= solution.summary.upper - step * m[at] + 1e-9);
+        }
+      }
+    }
+    for (int rounds = 1; rounds <= 3; ++rounds) {
+      MarginalSolverOptions options = exact(1);
+      options.max_rounds = rounds;
+      const auto cut = solve_f1_over_marginals(psi, options);
+      for (int probe = 0; probe < 3; ++probe) {
+        std::vector<double> other(n);
+        double shift = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+          other[i] = draw(rng);
+          shift += (psi[i] - other[i]) * cut.adversary_marginals[static_cast<Eigen::Index>(i)];
+        }
+        CHECK(value_at(other) <= cut.summary.upper + shift + 1e-9);
+      }
+    }
+  }
+}
+
 TEST_CASE("F1 over marginals stops at its time limit with valid bounds", "[f1_marginals]") {
   std::mt19937 rng(3);
   const auto psi = uniform_potentials(rng, 3000, -0.002, 0.003);

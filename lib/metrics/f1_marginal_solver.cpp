@@ -681,6 +681,58 @@ struct PlacedStrategy {
   long first = 0, end = 0;
 };
 
+// Makes a strategy read from the LP exactly feasible (GLPK's tolerances let it stray by ~1e-9),
+// so that the bounds computed from it are exact: weights >= 0 summing to 1 with the empty action,
+// and per size l the conditional marginals of the region in [0, 1] summing to l - a, moved
+// towards 1 or 0 by one affine map x -> shift + factor x (ranks below a are in, from b on out).
+void make_feasible(RegionStrategy& x, long a, long width) {
+  x.empty = std::max(0.0, x.empty);
+  double total = x.empty;
+  for (double& w : x.weight) total += (w = std::max(0.0, w));
+  if (!(total > 0.0)) {
+    x.empty = total = 1.0;
+  }
+  x.empty /= total;
+  const std::size_t m = x.sizes.size();
+  for (std::size_t j = 0; j < m; ++j) {
+    const double w = x.weight[j] /= total;
+    auto entry = [&](long i) -> double& { return x.region[static_cast<std::size_t>(i) * m + j]; };
+    if (w <= 0.0) {
+      for (long i = 0; i < width; ++i) entry(i) = 0.0;
+      continue;
+    }
+    double sum = 0.0;
+    for (long i = 0; i < width; ++i) sum += (entry(i) = std::clamp(entry(i) / w, 0.0, 1.0));
+    const double target = static_cast<double>(x.sizes[j] - a);
+    double shift = 0.0, factor = 1.0;
+    if (sum < target) {
+      shift = (target - sum) / (static_cast<double>(width) - sum);
+      factor = 1.0 - shift;
+    } else if (sum > target) {
+      factor = target / sum;
+    }
+    for (long i = 0; i < width; ++i) entry(i) = w * std::min(1.0, shift + factor * entry(i));
+  }
+}
+
+// P(y_i = 1) per rank of a placed strategy: the total weight of the sizes below its region, the
+// sum over sizes inside, 0 from its end on.
+std::vector<double> rank_marginals(const PlacedStrategy& x, long n) {
+  std::vector<double> out(static_cast<std::size_t>(n), 0.0);
+  const RegionStrategy& s = x.strategy;
+  const std::size_t m = s.sizes.size();
+  const double nonempty = std::accumulate(s.weight.begin(), s.weight.end(), 0.0);
+  for (long i = 0; i < std::min(x.end, n); ++i) {
+    double& total = out[static_cast<std::size_t>(i)];
+    if (i < x.first) {
+      total = nonempty;
+      continue;
+    }
+    for (std::size_t j = 0; j < m; ++j) total += s.region[static_cast<std::size_t>(i - x.first) * m + j];
+  }
+  return out;
+}
+
 // The mix sum_t w_t S_t of strategies, over the union of their regions (a rank below a part's
 // region is positive in all of that part's actions).
 PlacedStrategy mix(const std::vector<PlacedStrategy>& parts, const std::vector<double>& w) {
@@ -986,8 +1038,8 @@ MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const M
   summary.lower = -std::numeric_limits<double>::infinity();
   summary.upper = std::numeric_limits<double>::infinity();
   summary.gap = std::numeric_limits<double>::infinity();
-  // The predictor strategy that guarantees `lower`.
-  PlacedStrategy guaranteeing;
+  // The predictor strategy that guarantees `lower`, the adversary strategy that concedes `upper`.
+  PlacedStrategy guaranteeing, conceding;
   StrategyHistory predictor_history, adversary_history;
   const std::size_t history = static_cast<std::size_t>(options.mixed_rounds);
   const auto start = Clock::now();
@@ -1000,7 +1052,9 @@ MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const M
     const Restricted& restricted = *solved;
     ++summary.rounds;
     const long a = restricted.first, b = restricted.end;
-    const RegionStrategy predictor = restricted.predictor.in_use(b - a), adversary = restricted.adversary.in_use(b - a);
+    RegionStrategy predictor = restricted.predictor.in_use(b - a), adversary = restricted.adversary.in_use(b - a);
+    make_feasible(predictor, a, b - a);
+    make_feasible(adversary, a, b - a);
     const std::size_t wanted = static_cast<std::size_t>(options.sizes_per_round);
     const auto predictor_best = predictor_values(ranked, a, b, adversary);
     std::vector<double> adversary_lower_by_size;
@@ -1011,13 +1065,20 @@ MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const M
       guaranteeing = {predictor, a, b};
       summary.mixed_strategies = 1;
     }
-    summary.upper = std::min(summary.upper, predictor_best.front().value);
+    if (predictor_best.front().value < summary.upper) {
+      summary.upper = predictor_best.front().value;
+      conceding = {adversary, a, b};
+    }
     if (history > 1) {  // mixes of the last rounds' strategies may bound the value more tightly
       std::vector<double> predictor_by_size(static_cast<std::size_t>(n + 1));
       for (const auto& [value, size] : predictor_best) predictor_by_size[static_cast<std::size_t>(size)] = value;
       adversary_history.add({adversary, a, b}, std::move(predictor_by_size), history);
       predictor_history.add({predictor, a, b}, std::move(adversary_lower_by_size), history);
-      summary.upper = std::min(summary.upper, best_mixture(adversary_history.values, MixFor::adversary).bound);
+      const Mixture adversary_mix = best_mixture(adversary_history.values, MixFor::adversary);
+      if (adversary_mix.bound < summary.upper) {
+        summary.upper = adversary_mix.bound;
+        conceding = mix(adversary_history.strategies, adversary_mix.weights);
+      }
       const Mixture mixed = best_mixture(predictor_history.values, MixFor::predictor);
       if (mixed.bound > summary.lower) {
         summary.lower = mixed.bound;
@@ -1067,17 +1128,15 @@ MarginalSolution solve_f1_over_marginals(const std::vector<double>& psi, const M
   }
   summary.seconds = seconds_since(start);
 
-  // Report the strategy that guarantees `lower` in the input's order.
+  // Report the strategies that guarantee `lower` and concede `upper` in the input's order.
+  const std::vector<double> predictor_marginals = rank_marginals(guaranteeing, n),
+                            adversary_marginals = rank_marginals(conceding, n);
   solution.marginals = Eigen::VectorXd::Zero(n);
-  const long P = static_cast<long>(guaranteeing.strategy.sizes.size());
-  const double nonempty = std::accumulate(guaranteeing.strategy.weight.begin(), guaranteeing.strategy.weight.end(), 0.0);
-  for (long i = 0; i < guaranteeing.end; ++i) {
-    double m = nonempty;
-    if (i >= guaranteeing.first) {
-      m = 0.0;
-      for (long j = 0; j < P; ++j) m += guaranteeing.strategy.region[(i - guaranteeing.first) * P + j];
-    }
-    solution.marginals[static_cast<Eigen::Index>(ranked.order[static_cast<std::size_t>(i)])] = m;
+  solution.adversary_marginals = Eigen::VectorXd::Zero(n);
+  for (long i = 0; i < n; ++i) {
+    const auto at = static_cast<Eigen::Index>(ranked.order[static_cast<std::size_t>(i)]);
+    solution.marginals[at] = predictor_marginals[static_cast<std::size_t>(i)];
+    solution.adversary_marginals[at] = adversary_marginals[static_cast<std::size_t>(i)];
   }
   const LikeliestAction likeliest = likeliest_action(guaranteeing.first, guaranteeing.end, guaranteeing.strategy);
   for (long i : likeliest.ranks)

@@ -82,8 +82,8 @@ struct MarginalSolverSummary {
 // expected_score(labels) = E[F1(Y_hat, labels)].
 struct MarginalSolution : MarginalStrategy {
   MarginalSolverSummary summary;
-  // P(y_check_i = 1) under the adversary strategy that concedes `upper` (input order; filled by
-  // the solver by segments, empty otherwise): E_Q[Phi] for a learner's cut.
+  // P(y_check_i = 1) under the adversary strategy that concedes `upper` (input order; an exactly
+  // feasible strategy, from either solver): E_Q[Phi] for a learner's cut.
   Eigen::VectorXd adversary_marginals;
 };
 

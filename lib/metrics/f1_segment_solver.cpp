@@ -763,9 +763,14 @@ MarginalSolution solve_f1_game_over_marginals(const std::vector<double>& psi, co
   }
   MarginalSolution by_windows = solve_f1_over_marginals(psi, rest);
   if (!by_windows.summary.converged() && by_segments.summary.gap < by_windows.summary.gap) return by_segments;
-  // The adversary marginals for a learner's cut: the windows' solver does not give them.
-  if (by_windows.adversary_marginals.size() == 0 && by_segments.summary.upper <= by_windows.summary.upper)
+  // Both runs' bounds hold for the game: keep the smaller upper bound with the adversary
+  // strategy that concedes it (a learner's cut).
+  if (by_segments.summary.upper < by_windows.summary.upper) {
+    by_windows.summary.upper = by_segments.summary.upper;
+    by_windows.summary.gap = by_windows.summary.upper - by_windows.summary.lower;
     by_windows.adversary_marginals = by_segments.adversary_marginals;
+    if (by_windows.summary.gap <= options.tolerance) by_windows.summary.status = MarginalSolverStatus::converged;
+  }
   by_windows.summary.seconds = seconds_since(start);
   return by_windows;
 }
