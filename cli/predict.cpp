@@ -1,5 +1,5 @@
-// mpg predict: play the test file's game with a learned model and score the predictor's most
-// probable pure action against the file's labels.
+// mpg predict: play the test file's game with a learned model and score the decision (F1: the
+// maximin action by default, or the predictor's most probable pure action) against the labels.
 #include <fmt/core.h>
 
 #include <memory>
@@ -19,13 +19,14 @@ Action add_predict(CLI::App& app) {
     std::string test_path;
     std::string predictions_path;
     bool json = false;
+    std::string decision = "maximin";
     DoubleOracleOptions game;
     SolverChoice choice;
   };
   auto s = std::make_shared<Settings>();
   auto* command = app.add_subcommand(
       "predict", "Solve the test file's game (one game over all its examples) and report the "
-                 "metric of the predictor's most probable action");
+                 "metric of the decision (--decision) and of the equilibrium's most probable action");
   command->add_option("--model", s->model_path, "Model written by `mpg train`")->required();
   command->add_option("--test", s->test_path, "Test file (LIBSVM format)")->required();
   command->add_option("--predictions", s->predictions_path,
@@ -34,6 +35,12 @@ Action add_predict(CLI::App& app) {
   command->add_flag("--json", s->json,
                     "Print JSON: metric, score, n, predicted_positives, mixed_examples "
                     "(0 < P(Y_hat_i = 1) < 1), gap, ...");
+  command->add_option("--decision", s->decision,
+                      "F1: maximin (the pure action with the best guaranteed payoff, a function of the "
+                      "potentials alone: no solver changes it) or likeliest (the papers' rule: the most "
+                      "probable action of the predictor strategy the solver returns); docs/methods.md")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"maximin", "likeliest"}));
   add_game_options(*command, s->game);
   add_game_progress(*command, s->game);
   add_solver_choice(*command, s->choice);
@@ -44,6 +51,7 @@ Action add_predict(CLI::App& app) {
         load_binary_problem(s->test_path, model.positive_label, model.feature_count, model.bias);
     BinaryPredictOptions options;
     options.solver = parse_binary_game_solver(s->choice.solver);
+    options.decision = parse_decision_rule(s->decision);
     options.double_oracle = s->game;
     options.marginals = s->choice.marginal_options(s->game);
     const BinaryPrediction prediction = predict_binary_mpg(model, problem, options);
@@ -65,7 +73,10 @@ Action add_predict(CLI::App& app) {
     nlohmann::ordered_json out = {{"metric", to_string(model.settings.metric)},
                           {"score", prediction.score},
                           {"n", n},
+                          {"decision", to_string(prediction.decision)},
                           {"predicted_positives", prediction.action.size()},
+                          {"likeliest_score", prediction.likeliest_score},
+                          {"likeliest_positives", prediction.likeliest_action.size()},
                           {"mixed_examples", mixed},
                           {"gap", game.gap()},
                           {"solver", game.solver()},
@@ -75,16 +86,20 @@ Action add_predict(CLI::App& app) {
                           {"expected_score", prediction.expected_score},
                           {"seconds", game.seconds()}};
     if (prediction.k) out["k"] = prediction.k;
+    if (prediction.decision == DecisionRule::maximin) out["guarantee"] = prediction.guarantee;
     if (s->json) {
       fmt::print("{}\n", out.dump(2));
       return;
     }
     fmt::print("metric               {}\n", to_string(model.settings.metric));
     if (prediction.k) fmt::print("k                    {}\n", prediction.k);
-    fmt::print("score                {:.6f}\nexpected score       {:.6f}\nn                    {}\n"
-               "predicted positives  {}\nmixed examples       {}\nprobability          {:.6f}\n",
-               prediction.score, prediction.expected_score, n, prediction.action.size(), mixed,
-               prediction.probability);
+    fmt::print("decision             {}\nscore                {:.6f}\nexpected score       {:.6f}\n"
+               "n                    {}\npredicted positives  {}\nmixed examples       {}\n",
+               to_string(prediction.decision), prediction.score, prediction.expected_score, n,
+               prediction.action.size(), mixed);
+    if (prediction.decision == DecisionRule::maximin) fmt::print("guarantee            {:.6g}\n", prediction.guarantee);
+    fmt::print("likeliest action     score {:.6f}, {} positives, probability {:.6f}\n", prediction.likeliest_score,
+               prediction.likeliest_action.size(), prediction.probability);
     fmt::print("game                 {}\n", game.report());
   };
 }

@@ -10,14 +10,16 @@
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
 #include "lib/metrics/f1.hpp"
+#include "lib/metrics/f1_decision.hpp"
 #include "lib/metrics/f1_segment_solver.hpp"
 #include "lib/metrics/precision_at_k.hpp"
 
 namespace mpg::cli {
 namespace {
 
-// `mpg solve-game --solver marginals`: the value's bounds, the gap, each round's gap, and the
-// likeliest action of the predictor strategy that guarantees the lower bound.
+// `mpg solve-game --solver marginals`: the value's bounds, the gap, each round's gap, the
+// decision (the maximin action, lib/metrics/f1_decision.hpp) and the likeliest action of the
+// predictor strategy that guarantees the lower bound.
 void solve_over_marginals(const std::vector<double>& psi, MarginalSolverOptions options, bool progress, bool json) {
   nlohmann::ordered_json rounds = nlohmann::ordered_json::array();
   auto timer = std::make_shared<LineTimer>(2.0, 5.0);
@@ -37,8 +39,11 @@ void solve_over_marginals(const std::vector<double>& psi, MarginalSolverOptions 
   const auto solution = solve_f1_game_over_marginals(psi, options);
   const auto& summary = solution.summary;
   const std::size_t n = psi.size();
-  const std::string likeliest = n <= 64 ? to_bitstring(solution.likeliest_action, n)
-                                        : fmt::format("{} ones", solution.likeliest_action.size());
+  auto shown = [n](const BinaryAction& action) {
+    return n <= 64 ? to_bitstring(action, n) : fmt::format("{} ones", action.size());
+  };
+  const std::string likeliest = shown(solution.likeliest_action);
+  const F1Decision decision = f1_maximin_decision(psi);
   if (json) {
     nlohmann::ordered_json out = {{"metric", "F1"},
                                   {"solver", "marginals"},
@@ -52,6 +57,8 @@ void solve_over_marginals(const std::vector<double>& psi, MarginalSolverOptions 
                                   {"status", to_string(summary.status)},
                                   {"seconds", summary.seconds},
                                   {"lp_seconds", summary.lp_seconds},
+                                  {"decision", shown(decision.action)},
+                                  {"decision_guarantee", decision.guarantee},
                                   {"likeliest_action", likeliest},
                                   {"likeliest_probability", solution.likeliest_probability},
                                   {"history", rounds}};
@@ -60,9 +67,9 @@ void solve_over_marginals(const std::vector<double>& psi, MarginalSolverOptions 
   }
   fmt::print("metric      F1 (solver over marginals)\nn           {}\nvalue in    [{:.12g}, {:.12g}]\ngap         {:.3g}\n"
              "rounds      {}\nstatus      {}\ntime        {:.3f} s ({:.3f} s in the restricted games)\n"
-             "likeliest   {} (probability up to {:.6f})\n",
+             "decision    {} (maximin: guarantees {:.12g})\nlikeliest   {} (probability up to {:.6f})\n",
              n, summary.lower, summary.upper, summary.gap, summary.rounds, to_string(summary.status), summary.seconds,
-             summary.lp_seconds, likeliest, solution.likeliest_probability);
+             summary.lp_seconds, shown(decision.action), decision.guarantee, likeliest, solution.likeliest_probability);
 }
 
 }  // namespace

@@ -56,7 +56,8 @@ const MethodKind& mpg_kind() {
           choice_parameter("game_solver", "auto", {"auto", "double_oracle", "marginals"},
                            "solver of the validation and test games: auto (F1 over marginals, P@k in closed "
                            "form), the double oracle, or (F1 only) the solver over marginals "
-                           "(lib/metrics/f1_segment_solver.hpp), scored by its likeliest action"),
+                           "(lib/metrics/f1_segment_solver.hpp); F1 is scored by the maximin action (lib/metrics/f1_decision.hpp), "
+                           "which no solver changes, P@k by the top k"),
           number_parameter("game_tolerance", 1e-9, 0.0, 1.0,
                            "a validation or test game stops at this equilibrium gap", true),
           integer_parameter("max_game_iterations", 10000, 0, 1000000000,
@@ -234,6 +235,8 @@ json mpg_test(const TaskData& t, const ParameterValues& p, const json& validatio
   const BinaryModel model = BinaryModel::trained(t.metric, p.number("lambda"), weights_of(validation));
   const BinaryPrediction prediction = predict_game(model, {"test file", t.data.test_file.features, labels}, p);
   return {{"test_score", prediction.score},
+          {"test_decision", to_string(prediction.decision)},
+          {"test_likeliest_score", prediction.likeliest_score},
           {"test_expected_score", prediction.expected_score},
           {"test_game",
            {{"converged", prediction.game.converged()}, {"gap", prediction.game.gap()},

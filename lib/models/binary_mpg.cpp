@@ -10,6 +10,7 @@
 #include "lib/base/overloaded.hpp"
 #include "lib/base/io.hpp"
 #include "lib/data/libsvm.hpp"
+#include "lib/metrics/f1_decision.hpp"
 
 namespace mpg {
 namespace {
@@ -201,6 +202,14 @@ const Choice<BinaryGameSolver> kGameSolvers[] = {{"auto", BinaryGameSolver::auto
                                                  {"marginals", BinaryGameSolver::marginals}};
 }  // namespace
 
+namespace {
+const Choice<DecisionRule> kDecisionRules[] = {{"maximin", DecisionRule::maximin},
+                                               {"likeliest", DecisionRule::likeliest}};
+}  // namespace
+
+DecisionRule parse_decision_rule(const std::string& name) { return parse_choice(name, kDecisionRules, "decision rule"); }
+std::string to_string(DecisionRule rule) { return choice_name(rule, kDecisionRules); }
+
 BinaryGameSolver parse_binary_game_solver(const std::string& name) {
   return parse_choice(name, kGameSolvers, "game solver");
 }
@@ -249,15 +258,27 @@ BinaryPrediction predict_binary_mpg(const BinaryModel& model, const BinaryProble
   const auto game = make_binary_game(model.settings, to_std(psi), problem.labels);
   BinaryPrediction prediction;
   prediction.k = metric_k(model.settings, problem.labels);
-  // A strategy given by its marginals: the likeliest action is the prediction.
+  // The decision: the equilibrium's likeliest action, or for F1 by default the maximin action.
+  auto decide = [&] {
+    prediction.likeliest_score = game->score(prediction.likeliest_action, gold);
+    prediction.action = prediction.likeliest_action;
+    if (options.decision == DecisionRule::maximin && model.settings.metric == BinaryMetric::f1) {
+      F1Decision maximin = f1_maximin_decision(to_std(psi));
+      prediction.action = std::move(maximin.action);
+      prediction.guarantee = maximin.guarantee;
+      prediction.decision = DecisionRule::maximin;
+    }
+    prediction.score = game->score(prediction.action, gold);
+    return prediction;
+  };
+  // A strategy given by its marginals.
   auto predict_from = [&](MarginalStrategy& strategy, BinaryGameSummary summary) {
-    prediction.action = std::move(strategy.likeliest_action);
+    prediction.likeliest_action = std::move(strategy.likeliest_action);
     prediction.probability = strategy.likeliest_probability;
     prediction.marginals = std::move(strategy.marginals);
     prediction.expected_score = strategy.expected_score(problem.labels);
-    prediction.score = game->score(prediction.action, gold);
     prediction.game = std::move(summary);
-    return prediction;
+    return decide();
   };
   if (options.solver != BinaryGameSolver::marginals)
     if (auto exact = game->exact_equilibrium(options.double_oracle.tolerance))
@@ -271,14 +292,13 @@ BinaryPrediction predict_binary_mpg(const BinaryModel& model, const BinaryProble
   const auto solution = solve_double_oracle(*game, options.double_oracle);
   const auto& strategy = solution.predictor;
   const std::size_t best = most_probable_index(strategy);
-  prediction.action = strategy.actions[best];
+  prediction.likeliest_action = strategy.actions[best];
   prediction.probability = strategy.probabilities[best];
   prediction.marginals = binary_marginals(strategy, game->size());
   for (std::size_t j = 0; j < strategy.size(); ++j)
     prediction.expected_score += strategy.probabilities[j] * game->score(strategy.actions[j], gold);
-  prediction.score = game->score(prediction.action, gold);
   prediction.game = BinaryGameSummary(solution.summary);
-  return prediction;
+  return decide();
 }
 
 }  // namespace mpg

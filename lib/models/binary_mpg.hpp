@@ -8,6 +8,8 @@
 // its solver over marginals, and never switches on the metric.
 #pragma once
 
+#include <limits>
+
 #include <Eigen/SparseCore>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -128,8 +130,22 @@ enum class BinaryGameSolver { automatic, double_oracle, marginals };
 BinaryGameSolver parse_binary_game_solver(const std::string& name);  // "auto" | "double_oracle" | "marginals"
 std::string to_string(BinaryGameSolver solver);
 
+// Which pure action is the prediction of an F1 model (docs/methods.md, "The decision (F1)"):
+//   maximin:   the pure action with the best guarantee min_y F1(a, y) - psi(y)
+//              (lib/metrics/f1_decision.hpp): a function of psi alone, so no solver or solver
+//              setting can change it;
+//   likeliest: the papers' rule, the likeliest action of the predictor strategy the solver
+//              returns; the predictor's optimal strategies form a polytope, so it depends on
+//              which of them a solver lands on.
+// Other metrics use their equilibrium's likeliest action (P@k: the top k by psi, which is also its
+// maximin action).
+enum class DecisionRule { maximin, likeliest };
+DecisionRule parse_decision_rule(const std::string& name);  // "maximin" | "likeliest"
+std::string to_string(DecisionRule rule);
+
 struct BinaryPredictOptions {
   BinaryGameSolver solver = BinaryGameSolver::automatic;
+  DecisionRule decision = DecisionRule::maximin;
   // Also the tolerance an exact equilibrium's certificate must meet to count as converged.
   DoubleOracleOptions double_oracle;
   MarginalSolverOptions marginals;
@@ -157,8 +173,12 @@ class BinaryGameSummary {
 };
 
 struct BinaryPrediction {
-  BinaryAction action;           // the predictor's most probable pure action
-  double probability = 0.0;      // its probability in the equilibrium strategy
+  BinaryAction action;           // the prediction, by options.decision
+  DecisionRule decision = DecisionRule::likeliest;  // the rule that chose `action`
+  double guarantee = std::numeric_limits<double>::quiet_NaN();  // maximin: min_y metric(action, y) - psi(y) (exact)
+  BinaryAction likeliest_action; // the likeliest action of the solver's predictor strategy
+  double likeliest_score = 0.0;  // its metric against the gold labels
+  double probability = 0.0;      // its probability in that strategy
   Eigen::VectorXd marginals;     // P(Y_hat_i = 1) under the equilibrium strategy
   double score = 0.0;            // metric of `action` against the gold labels
   double expected_score = 0.0;   // E_{P*}[metric(Y_hat, y_gold)]
