@@ -264,6 +264,8 @@ TEST_CASE("train + predict round trip on syn200", "[cli]") {
     CHECK(p.contains(key));
   }
   CHECK(p.at("metric") == "f1");
+  CHECK(p.at("decision") == "maximin");  // the F1 decision no solver changes (f1_decision.hpp)
+  CHECK(p.at("likeliest_score").get<double>() >= 0.0);
   CHECK(p.at("n").get<int>() == 200);
   const double score = p.at("score").get<double>();
   CHECK(score >= 0.0);

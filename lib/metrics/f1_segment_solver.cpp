@@ -359,8 +359,13 @@ struct GlpDeleter {
   void operator()(glp_prob* p) const { glp_delete_prob(p); }
 };
 
+// Payoffs enter the LP multiplied by payoff_scale (the value is divided back): GLPK's tolerances
+// are absolute for small numbers, and at a learned theta the costs F1 terms 2/(k+l) and psi are
+// ~1e-4..1e-3 while the value needs 1e-6 over thousands of examples.
 std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const std::vector<long>& K,
-                                                   const std::vector<long>& L, double seconds_left) {
+                                                   const std::vector<long>& L, double seconds_left,
+                                                   double payoff_scale) {
+  const double F = payoff_scale;
   std::unique_ptr<glp_prob, GlpDeleter> lp(glp_create_prob());
   glp_prob* P = lp.get();
   glp_set_obj_dir(P, GLP_MAX);
@@ -421,7 +426,7 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
   }
   const int empty_row = row(GLP_UP, 0.0, 0.0);  // z - r_0 <= 0
   put(empty_row, z, 1.0);
-  put(empty_row, r0, -1.0);
+  put(empty_row, r0, -F);
   std::vector<int> value_row(nl), c_row(S * nl), d_row(S * nl, 0);
   for (std::size_t m = 0; m < nl; ++m) {
     const double l = static_cast<double>(L[m]);
@@ -433,10 +438,10 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
       const Segment& seg = g.segments[s];
       const double ns = static_cast<double>(seg.size()), t1 = seg.sum_t / ns, t2 = seg.sum_t2 / ns;
       const std::size_t x = s * nl + m;
-      c_row[x] = row(GLP_FX, -seg.mean - t1 * seg.scale, -seg.mean - t1 * seg.scale);
+      c_row[x] = row(GLP_FX, -F * (seg.mean + t1 * seg.scale), -F * (seg.mean + t1 * seg.scale));
       put(c_row[x], mu, 1.0);
       for (std::size_t j = 0; j < nk; ++j) {
-        const double kk = kernel(K[j], L[m]);
+        const double kk = F * kernel(K[j], L[m]);
         put(c_row[x], A[s * nk + j], -kk);
         if (!seg.constant()) put(c_row[x], B[s * nk + j], -kk * t1);
       }
@@ -449,14 +454,14 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
       put(c_row[x], rho2, 1.0);
       put(c_row[x], rho4, -1.0);
       put(value_row[m], rho4, ns);
-      d_row[x] = row(GLP_FX, -seg.mean * t1 - seg.scale * t2, -seg.mean * t1 - seg.scale * t2);
+      d_row[x] = row(GLP_FX, -F * (seg.mean * t1 + seg.scale * t2), -F * (seg.mean * t1 + seg.scale * t2));
       put(d_row[x], mu, t1);
       put(d_row[x], rho1, seg.t_min);
       put(d_row[x], rho3, -seg.t_min);
       put(d_row[x], rho2, seg.t_max);
       put(d_row[x], rho4, -seg.t_max);
       for (std::size_t j = 0; j < nk; ++j) {
-        const double kk = kernel(K[j], L[m]);
+        const double kk = F * kernel(K[j], L[m]);
         put(d_row[x], A[s * nk + j], -kk * t1);
         put(d_row[x], B[s * nk + j], -kk * t2);
       }
@@ -483,7 +488,7 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
   if (code != 0 || glp_get_status(P) != GLP_OPT) return std::nullopt;
 
   RestrictedSolution out;
-  out.value = glp_get_obj_val(P);
+  out.value = glp_get_obj_val(P) / F;
   out.rows = glp_get_num_rows(P);
   // A strategy with its empty action's weight, one weight per size, and coefficient (s, j) from
   // coefficient(s * sizes + j, &c, &d).
@@ -591,6 +596,8 @@ MarginalSolution solve_f1_by_segments(const std::vector<double>& psi, const Marg
   K.erase(std::remove_if(K.begin(), K.end(), [&](long k) { return !valid_size(k); }), K.end());
   L.erase(std::remove_if(L.begin(), L.end(), [&](long k) { return !valid_size(k); }), L.end());
   const long first_size = std::clamp(positives, 1L, n);
+  // The LP's payoffs times the first size bring the F1 terms 2/(k+l) to order 1.
+  const double payoff_scale = static_cast<double>(first_size);
   if (K.empty()) K.push_back(first_size);
   if (L.empty()) L.push_back(first_size);
   g.set_cuts(cuts);
@@ -610,7 +617,7 @@ MarginalSolution solve_f1_by_segments(const std::vector<double>& psi, const Marg
   int halvings = 0;
   for (;;) {
     const auto lp_start = Clock::now();
-    const auto solved = solve_restricted(g, K, L, max_seconds - seconds_since(start));
+    const auto solved = solve_restricted(g, K, L, max_seconds - seconds_since(start), payoff_scale);
     summary.lp_seconds += seconds_since(lp_start);
     if (!solved) {
       summary.status = seconds_since(start) >= max_seconds ? MarginalSolverStatus::time_limit
