@@ -114,3 +114,28 @@ TEST_CASE("Dual P@k training rejects other games, lambda <= 0, and reports caps"
   CHECK(to_string(summary.status) == "not converged: iteration limit");
   CHECK(summary.gap >= 0.0);
 }
+
+TEST_CASE("P@k training: the interior point method and ADMM alone certify the same optimum", "[precision_at_k_trainer]") {
+  std::mt19937 rng(31);
+  const MetricSettings settings = precision_settings(AdversaryRestriction::unrestricted);
+  for (int trial = 0; trial < 4; ++trial) {
+    const BinaryProblem problem = random_problem(60, 4, rng);
+    const double lambda = trial % 2 ? 1e-3 : 0.3;
+    INFO("trial " << trial << " lambda " << lambda);
+    PrecisionAtKTrainOptions options;
+    options.lambda = lambda;
+    options.tolerance = 1e-8;
+    PrecisionAtKTrainSummary with_interior_point, admm_only;
+    train_precision_at_k_mpg(problem, settings, options, &with_interior_point);
+    options.interior_point_iterations = 0;
+    train_precision_at_k_mpg(problem, settings, options, &admm_only);
+    REQUIRE(with_interior_point.converged());
+    REQUIRE(admm_only.converged());
+    CHECK(with_interior_point.interior_point_iterations > 0);
+    CHECK(admm_only.interior_point_iterations == 0);
+    // Each run's certified bracket holds the other's objective.
+    CHECK(with_interior_point.objective >= admm_only.dual_value - 1e-12);
+    CHECK(admm_only.objective >= with_interior_point.dual_value - 1e-12);
+    CHECK(with_interior_point.objective == Approx(admm_only.objective).margin(2e-8));
+  }
+}
