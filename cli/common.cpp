@@ -1,6 +1,9 @@
 #include <fmt/core.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
 #include <memory>
 
 #include "cli/commands.hpp"
@@ -20,6 +23,17 @@ void add_game_progress(CLI::App& command, DoubleOracleOptions& options) {
   command.add_flag_callback("--quiet", [&options] { options.progress = nullptr; },
                             "No progress lines on stderr (a game running longer than 2 s prints "
                             "one every 5 s)");
+}
+
+void require_output_file(const std::string& path, const std::string& option) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (fs::is_directory(path, error)) throw Error(option + " " + path + ": is a directory, not a file");
+  const fs::path parent = fs::absolute(path).parent_path();
+  if (!fs::is_directory(parent, error))
+    throw Error(option + " " + path + ": the directory " + parent.string() + " does not exist (create it first)");
+  if (::access(parent.c_str(), W_OK) != 0)
+    throw Error(option + " " + path + ": the directory " + parent.string() + " is not writable");
 }
 
 void add_game_options(CLI::App& command, DoubleOracleOptions& options) {

@@ -27,7 +27,9 @@ Action add_predict(CLI::App& app) {
   auto* command = app.add_subcommand(
       "predict", "Solve the test file's game (one game over all its examples) and report the "
                  "metric of the decision (--decision) and of the equilibrium's most probable action");
-  command->add_option("--model", s->model_path, "Model written by `mpg train`")->required();
+  command->add_option("--model", s->model_path,
+                      "Model written by `mpg train` (validated whole before use: every key, its type and range)")
+      ->required();
   command->add_option("--test", s->test_path, "Test file (LIBSVM format)")->required();
   command->add_option("--predictions", s->predictions_path,
                       "Also write one line per example: predicted label (0/1) and marginal "
@@ -46,6 +48,7 @@ Action add_predict(CLI::App& app) {
   add_solver_choice(*command, s->choice);
 
   return [s] {
+    if (!s->predictions_path.empty()) require_output_file(s->predictions_path, "--predictions");
     const BinaryModel model = BinaryModel::read(s->model_path);
     const BinaryProblem problem =
         load_binary_problem(s->test_path, model.positive_label, model.feature_count, model.bias);

@@ -1,6 +1,7 @@
 // mpg solve-game: one game with given potentials psi_1..psi_n.
 #include <fmt/core.h>
 
+#include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -20,10 +21,9 @@ namespace {
 // `mpg solve-game --solver marginals`: the value's bounds, the gap, each round's gap, the
 // decision (the maximin action, lib/metrics/f1_decision.hpp) and the likeliest action of the
 // predictor strategy that guarantees the lower bound.
-void solve_over_marginals(const std::vector<double>& psi, MarginalSolverOptions options, bool progress, bool json) {
+void solve_over_marginals(const std::vector<double>& psi, MarginalSolverOptions options, bool json) {
   nlohmann::ordered_json rounds = nlohmann::ordered_json::array();
-  auto timer = std::make_shared<LineTimer>(2.0, 5.0);
-  options.progress = [&rounds, timer, progress](const MarginalSolverSummary& summary) {
+  options.progress = [&rounds, print = options.progress](const MarginalSolverSummary& summary) {
     rounds.push_back({{"round", summary.rounds}, {"seconds", summary.seconds}, {"gap", summary.gap},
                       {"lower", summary.lower}, {"upper", summary.upper}, {"lp_rows", summary.lp_rows},
                       {"pricing_passes", summary.pricing_passes},
@@ -31,10 +31,7 @@ void solve_over_marginals(const std::vector<double>& psi, MarginalSolverOptions 
                       {"region", {summary.region_first, summary.region_end}},
                       {"mixed_strategies", summary.mixed_strategies}, {"segments", summary.segments},
                       {"algorithm", to_string(summary.algorithm)}});
-    if (!progress || !timer->due()) return;
-    timer->printed();
-    fmt::print(stderr, "  game: round {:4d}  gap {:.3e}  sizes in use {}/{}  LP rows {}  {:.0f} s\n", summary.rounds,
-               summary.gap, summary.predictor_sizes, summary.adversary_sizes, summary.lp_rows, summary.seconds);
+    if (print) print(summary);
   };
   const auto solution = solve_f1_game_over_marginals(psi, options);
   const auto& summary = solution.summary;
@@ -79,7 +76,8 @@ Action add_solve_game(CLI::App& app) {
     std::string metric = "f1";
     std::string potentials;
     std::string potentials_file;
-    std::size_t k = 0;
+    long k = 0;
+    bool k_given = false;
     std::string adversary = "unrestricted";
     bool json = false;
     DoubleOracleOptions game;
@@ -95,13 +93,21 @@ Action add_solve_game(CLI::App& app) {
       ->check(CLI::IsMember({"f1", "precision_at_k"}));
   auto* inline_potentials = command->add_option(
       "--potentials", s->potentials,
-      "Comma-separated psi_1,...,psi_n (use --potentials=-0.2,... for a leading minus)");
+      "Comma-separated psi_1,...,psi_n, each |psi_i| <= 1e9 (use --potentials=-0.2,... for a leading minus)");
   auto* file_potentials = command->add_option(
       "--potentials-file", s->potentials_file,
       "File with psi_1,...,psi_n separated by commas or white space (for large n)");
   inline_potentials->excludes(file_potentials);
   file_potentials->excludes(inline_potentials);
-  command->add_option("--k", s->k, "k of precision@k (1 <= k <= n)");
+  command
+      ->add_option_function<long>(
+          "--k",
+          [s](long k) {
+            s->k = k;
+            s->k_given = true;
+          },
+          "k of precision@k (1 <= k <= n); an error with another metric")
+      ->type_name("INT");
   command->add_option("--adversary", s->adversary,
                       "precision@k adversary: unrestricted (thesis, reference code) or "
                       "exactly_k (NIPS experiments)")
@@ -122,17 +128,29 @@ Action add_solve_game(CLI::App& app) {
       psi = parse_number_list(s->potentials, "--potentials");
     }
     const std::size_t n = psi.size();
+    // Validated before any work, each message naming the value.
+    for (std::size_t i = 0; i < n; ++i)
+      if (std::abs(psi[i]) > kMaxPotential)
+        throw Error(fmt::format("potential psi_{} = {:g} is beyond +-{:g}, where the game's payoffs (in [0, 1]) would "
+                                "drown in rounding; scale the potentials down",
+                                i + 1, psi[i], kMaxPotential));
+    if (s->metric == "precision_at_k") {
+      if (!s->k_given) throw Error("--metric precision_at_k needs --k (1 <= k <= n)");
+      if (s->k < 1 || static_cast<std::size_t>(s->k) > n)
+        throw Error(fmt::format("--k must lie in 1..n = 1..{} for these {} potentials, got {}", n, n, s->k));
+    } else if (s->k_given) {
+      throw Error("--k is a parameter of --metric precision_at_k; " + s->metric + " has none");
+    }
     if (s->choice.over_marginals(s->metric)) {
       if (s->metric != "f1") throw Error("--solver marginals solves F1 games only (--metric f1)");
-      solve_over_marginals(psi, s->choice.marginal_options(s->game), bool(s->game.progress), s->json);
+      solve_over_marginals(psi, s->choice.marginal_options(s->game), s->json);
       return;
     }
     std::unique_ptr<BinaryGame> game;
     if (s->metric == "f1") {
       game = std::make_unique<F1Game>(std::move(psi));
     } else {
-      if (s->k == 0) throw Error("--metric precision_at_k needs --k (1 <= k <= n)");
-      game = std::make_unique<PrecisionAtKGame>(std::move(psi), s->k,
+      game = std::make_unique<PrecisionAtKGame>(std::move(psi), static_cast<std::size_t>(s->k),
                                                 parse_adversary_restriction(s->adversary));
     }
     const auto solution = solve_double_oracle(*game, s->game);

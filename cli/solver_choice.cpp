@@ -1,5 +1,11 @@
 #include "cli/solver_choice.hpp"
 
+#include <fmt/core.h>
+
+#include <memory>
+
+#include "cli/commands.hpp"
+
 namespace mpg::cli {
 
 void add_solver_choice(CLI::App& command, SolverChoice& choice) {
@@ -42,6 +48,17 @@ MarginalSolverOptions SolverChoice::marginal_options(const DoubleOracleOptions& 
   options.algorithm = parse_marginal_algorithm(algorithm);
   options.tolerance = game.tolerance;
   options.max_seconds = game.max_seconds;
+  // Progress lines as the double oracle's (add_game_progress; off with --quiet): a round's end after
+  // the first 2 s, then one every 5 s.
+  if (game.progress) {
+    auto timer = std::make_shared<LineTimer>(2.0, 5.0);
+    options.progress = [timer](const MarginalSolverSummary& summary) {
+      if (!timer->due()) return;
+      timer->printed();
+      fmt::print(stderr, "  game: round {:4d}  gap {:.3e}  sizes in use {}/{}  LP rows {}  {:.0f} s\n", summary.rounds,
+                 summary.gap, summary.predictor_sizes, summary.adversary_sizes, summary.lp_rows, summary.seconds);
+    };
+  }
   return options;
 }
 

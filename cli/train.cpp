@@ -37,8 +37,11 @@ Action add_train(CLI::App& app) {
   command->add_option("--lambda", s->lambda, "L2 weight: minimizes ... + lambda/2 ||theta||^2")
       ->required()
       ->check(CLI::NonNegativeNumber);
-  command->add_option("--train", s->train_path, "Training file (LIBSVM format)")->required();
-  command->add_option("--model", s->model_path, "Where to write the model (JSON)")->required();
+  command->add_option("--train", s->train_path,
+                      "Training file (LIBSVM format; feature indices up to 2^24 = 16777216, |values| up to 1e12; "
+                      "both classes must occur)")
+      ->required();
+  command->add_option("--model", s->model_path, "Where to write the model (JSON; its directory must exist)")->required();
   command->add_option("--positive", s->positive_label, "Label value of the positive class")
       ->capture_default_str();
   command->add_option("--k-fraction", s->k_fraction,
@@ -88,7 +91,9 @@ Action add_train(CLI::App& app) {
   smoothing->description(smoothing->get_description() + "; cutting_plane: off unless given");
 
   return [s, smoothing] {
+    require_output_file(s->model_path, "--model");
     const BinaryProblem problem = load_binary_problem(s->train_path, s->positive_label);
+    problem.require_both_classes(s->positive_label);
     MetricSettings settings;
     settings.metric = parse_binary_metric(s->metric);
     settings.k_fraction = s->k_fraction;

@@ -6,7 +6,9 @@
 #   scripts/fuzz.sh run TARGET [SECONDS]     build, then fuzz TARGET (e.g. fuzz_libsvm) for SECONDS
 #                                            (default 20) on one core; exit 1 on any finding
 #   scripts/fuzz.sh long [SECONDS [TARGET...]]  every target (or those named) in turn, SECONDS each
-#                                            (default 600): the longer run; prints executions per target
+#                                            (default 600): the longer run; prints executions per target.
+#                                            Considerate on a shared machine (one core, lowest priority):
+#                                            nohup nice -n 19 scripts/fuzz.sh long 600 > fuzz-long.log 2>&1 &
 #   scripts/fuzz.sh list                     the target names
 #
 # A run starts from the seed corpus tests/fuzz/<reader>/ (never written to) plus the inputs found
@@ -37,8 +39,14 @@ build() {
   exec 9>"$build_dir/.lock"
   flock 9
   if [ ! -f "$build_dir/build.ninja" ]; then
+    # Through ccache when installed, as scripts/build.sh: other checkouts' fuzz builds hit the cache.
+    local launcher=()
+    if ccache_path="$(command -v ccache)"; then
+      local ccache_env="/usr/bin/env;CCACHE_BASEDIR=$(cd .. && pwd);CCACHE_NOHASHDIR=1;$ccache_path"
+      launcher=("-DCMAKE_CXX_COMPILER_LAUNCHER=$ccache_env" "-DCMAKE_C_COMPILER_LAUNCHER=$ccache_env")
+    fi
     CC="clang-$version" CXX="clang++-$version" cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=None -DMPG_FUZZ=ON \
-      -DMPG_BUILD_TESTS=OFF -DMPG_BUILD_BENCH=OFF -DMPG_WERROR=ON >/dev/null
+      -DMPG_BUILD_TESTS=OFF -DMPG_BUILD_BENCH=OFF -DMPG_WERROR=ON "${launcher[@]}" >/dev/null
   fi
   local wanted=("$@")
   [ ${#wanted[@]} -gt 0 ] || mapfile -t wanted < <(targets)
@@ -78,5 +86,5 @@ case "${1:-}" in
     for t in "${chosen[@]}"; do run "$t" "$seconds" || status=1; done
     exit $status ;;
   list) targets ;;
-  *) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -27,6 +27,7 @@ using mpg::testing::SyntheticRegistry;
 using mpg::testing::TempDir;
 using mpg::testing::input_error_of;
 using mpg::testing::quote;
+using mpg::testing::read_text;
 using mpg::testing::run_mpg;
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
@@ -236,4 +237,135 @@ TEST_CASE("Results go beside the spec's experiments/ (else ./results); the prove
   fs::current_path(before);
   CHECK(fs::exists(dir.file("cwd/results/loose.md")));
   CHECK(summary.result_files.front() == dir.file("cwd/results/loose.md"));
+}
+
+namespace {
+
+// One command of the CLI that must fail before any work: exit status 1, each fragment in the
+// message, a short message, and `output` (the file the command would write) absent.
+void refused(const TempDir& dir, const std::string& arguments, const std::vector<std::string>& fragments,
+             const std::string& output) {
+  INFO("mpg " << arguments);
+  const RunResult run = run_mpg(dir, arguments);
+  CHECK(run.exit_code == 1);
+  for (const auto& fragment : fragments) CHECK_THAT(run.err, Contains(fragment));
+  CHECK(run.err.size() < 1000);
+  CHECK_FALSE(fs::exists(output));
+}
+
+std::string model_text(const std::string& metric_keys, const std::string& rest) {
+  return R"({"format":"mpg-binary-model","version":1,"metric":)" + metric_keys + R"(,"lambda":1,)" + rest + "}";
+}
+
+}  // namespace
+
+TEST_CASE("mpg predict: a model file is validated whole before any work, errors naming the file and key",
+          "[bad_input]") {
+  TempDir dir;
+  write_file_atomically(dir.file("test.txt"), "1\n-1\n1 1:1\n");
+  const std::string predictions = dir.file("predictions.txt");
+  auto refused_model = [&](const std::string& text, const std::vector<std::string>& fragments) {
+    write_file_atomically(dir.file("m.json"), text);
+    std::vector<std::string> all = {dir.file("m.json") + ": "};
+    all.insert(all.end(), fragments.begin(), fragments.end());
+    refused(dir, "predict --model " + quote(dir.file("m.json")) + " --test " + quote(dir.file("test.txt")) +
+                     " --predictions " + quote(predictions),
+            all, predictions);
+  };
+  const std::string f1 = "\"f1\"";
+  // The segfaults of issue 28.
+  refused_model(model_text(f1, R"("bias":1,"positive_label":1,"feature_count":-1,"theta":[])"),
+                {"key 'feature_count': expected an integer from 0 to 16777216, got -1"});
+  refused_model(model_text(f1, R"("bias":0,"positive_label":1,"feature_count":0,"theta":[0.5])"),
+                {"key 'bias': expected 1 (the bias feature `mpg train` appends), got 0"});
+  for (const std::string bias : {"-1", "2", "1.5", "\"1\"", "null"})
+    refused_model(model_text(f1, R"("bias":)" + bias + R"(,"positive_label":1,"feature_count":0,"theta":[0.5])"),
+                  {"key 'bias': ", "got " + bias});
+  refused_model(model_text(f1, R"("bias":1,"positive_label":1,"feature_count":10.7,"theta":[0.5])"),
+                {"key 'feature_count': expected an integer from 0 to 16777216, got 10.7"});
+  refused_model(model_text(f1, R"("bias":1,"positive_label":1,"feature_count":2,"theta":[0.5])"),
+                {"key 'theta': has 1 weights, expected feature_count + 1 = 3"});
+  refused_model(model_text(f1, R"("bias":1,"positive_label":1,"feature_count":1,"theta":[1e999,0])"),
+                {"key 'theta': a number beyond the range of a double", "1e999"});
+  refused_model(model_text(f1, R"("bias":1,"positive_label":1,"feature_count":1,"theta":[0.5,"x"])"),
+                {"key 'theta': weight 1 is not a finite number: \"x\""});
+  refused_model(model_text(f1, R"("bias":1,"positive_label":1e999,"feature_count":0,"theta":[0.5])"),
+                {"key 'positive_label': a number beyond the range of a double"});
+  refused_model(model_text(f1, R"("bias":1,"positive_label":1,"feature_count":0,"theta":[0.5],"lamda":2)"),
+                {"key 'lamda': unknown key of an mpg binary model"});
+  refused_model(R"({"format":"mpg-binary-model","metric":"f1","bias":1,"positive_label":1,"feature_count":0,"theta":[0.5]})",
+                {"key 'lambda': missing"});
+  refused_model("[1, 2]", {"a model file holds one JSON object, not array"});
+  // Negative k and k_fraction of a precision@k model (they wrapped to 18446744073709551615).
+  const std::string pk = R"("precision_at_k","adversary":"unrestricted")";
+  const std::string rest = R"("bias":1,"positive_label":1,"feature_count":0,"theta":[0.5])";
+  refused_model(model_text(pk + R"(,"k_fraction":0.5,"k":-1)", rest), {"key 'k': expected an integer from 0 to", "got -1"});
+  refused_model(model_text(pk + R"(,"k_fraction":0.5,"k":0)", rest), {"key 'k': expected k >= 1, got 0"});
+  refused_model(model_text(pk + R"(,"k_fraction":-0.5)", rest), {"key 'k_fraction': expected a fraction from 0 to 1, got -0.5"});
+  // A valid model predicts; one whose potentials are beyond what a game resolves names the test file's line.
+  write_file_atomically(dir.file("m.json"), model_text(f1, R"("bias":1,"positive_label":1,"feature_count":1,"theta":[1000,0])"));
+  CHECK(run_mpg(dir, "predict --quiet --model " + quote(dir.file("m.json")) + " --test " + quote(dir.file("test.txt"))).exit_code == 0);
+  write_file_atomically(dir.file("test.txt"), "1 1:1\n-1 1:1e7\n");
+  refused(dir, "predict --model " + quote(dir.file("m.json")) + " --test " + quote(dir.file("test.txt")) +
+                   " --predictions " + quote(predictions),
+          {dir.file("test.txt") + ":2: the example's potential psi = theta . x = 1e+10 is beyond +-1e+09"}, predictions);
+}
+
+TEST_CASE("mpg train: huge indices, extreme values, one class only and unwritable outputs fail before the work",
+          "[bad_input]") {
+  TempDir dir;
+  const std::string model = dir.file("m.json");
+  auto train = [&](const std::string& data, const std::string& options = "") {
+    write_file_atomically(dir.file("train.txt"), data);
+    return "train --lambda 1 --train " + quote(dir.file("train.txt")) + " --model " + quote(model) + options;
+  };
+  const std::string file = dir.file("train.txt");
+  // Memory follows the largest index: one above 2^24 is refused instead of exhausting memory.
+  refused(dir, train("1 1:1\n-1 900000000:1\n"), {file + ":2: feature index 900000000 is above the limit 16777216"}, model);
+  for (const std::string value : {"1e200", "1e308", "-1e20"})
+    refused(dir, train("1 1:1\n-1 1:" + value + "\n"), {file + ":2: value of feature 1 is \"" + value + "\", beyond +-1e+12"},
+            model);
+  // No positive example (labels 2 and -1; a NaN positive label matches none); no negative one.
+  refused(dir, train("2 1:1\n-1 1:2\n2 2:1\n"),
+          {file + ": no positive example to train on: the positive label is 1 and the file's labels are -1 x 1, 2 x 2"},
+          model);
+  refused(dir, train("1 1:1\n-1 1:2\n", " --positive nan"), {file + ": no positive example", "positive label is nan"}, model);
+  refused(dir, train("1 1:1\n1 1:2\n"), {file + ": no negative example to train on"}, model);
+  // Outputs are checked first: the missing training file is not even read.
+  const std::string nowhere = dir.file("nodir/m.json");
+  refused(dir, "train --lambda 1 --train missing.txt --model " + quote(nowhere),
+          {"--model " + nowhere + ": the directory " + dir.file("nodir") + " does not exist"}, nowhere);
+  refused(dir, "train --lambda 1 --train missing.txt --model " + quote(dir.path().string()), {": is a directory"}, model);
+  CHECK(run_mpg(dir, train("1 1:1\n-1 1:-1\n", " --quiet")).exit_code == 0);
+  CHECK(fs::exists(model));
+}
+
+TEST_CASE("mpg solve-game: potentials beyond 1e9 and a k out of range are refused naming the value", "[bad_input]") {
+  TempDir dir;
+  const std::string none = dir.file("none");
+  refused(dir, "solve-game --potentials 1e308,1e308", {"potential psi_1 = 1e+308 is beyond +-1e+09"}, none);
+  refused(dir, "solve-game --potentials 5e300,2e300,9e300,4e300 --solver double_oracle",
+          {"potential psi_1 = 5e+300 is beyond +-1e+09"}, none);
+  refused(dir, "solve-game --potentials=0.5,-2e9 --solver marginals", {"potential psi_2 = -2e+09"}, none);
+  const std::string pk = "solve-game --metric precision_at_k --potentials 0.5,0.25 ";
+  refused(dir, pk + "--k -1", {"--k must lie in 1..n = 1..2 for these 2 potentials, got -1"}, none);
+  refused(dir, pk + "--k 0", {"--k must lie in 1..n = 1..2 for these 2 potentials, got 0"}, none);
+  refused(dir, pk + "--k 3", {"got 3"}, none);
+  refused(dir, pk, {"--metric precision_at_k needs --k"}, none);
+  refused(dir, "solve-game --potentials 0.5,0.25 --k 1", {"--k is a parameter of --metric precision_at_k; f1 has none"}, none);
+  CHECK(run_mpg(dir, pk + "--k 1 --quiet").exit_code == 0);
+  CHECK(run_mpg(dir, "solve-game --quiet --potentials 1e9,-1e9,0.5").exit_code == 0);
+}
+
+TEST_CASE("mpg run: a --results path that is a file fails before any cell runs", "[bad_input]") {
+  TempDir dir;
+  const SyntheticRegistry registry(dir);
+  // The data file is missing too: the results directory is checked first.
+  fs::remove(registry.file("rank/S5.txt"));
+  write_file_atomically(dir.file("taken"), "a file\n");
+  const RunResult run = run_mpg(dir, "run " + quote(write_spec(dir, SyntheticRegistry::ranking_spec("t"))) +
+                                         " --results " + quote(dir.file("taken")) + " --quiet");
+  CHECK(run.exit_code == 1);
+  CHECK_THAT(run.err, Contains("cannot write the results directory " + dir.file("taken")));
+  CHECK(read_text(dir.file("taken")) == "a file\n");
 }

@@ -24,6 +24,7 @@ namespace {
 using FeatureMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 using StorageIndex = FeatureMatrix::StorageIndex;
 constexpr long kMaxStorageIndex = std::numeric_limits<StorageIndex>::max();
+static_assert(kMaxFeatureIndex < kMaxStorageIndex);
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
@@ -76,9 +77,10 @@ long parse_index(std::string_view text, const std::string& path, long line) {
     throw InputError(path, line,
                      fmt::format("feature index must be a positive integer, got {}", excerpt(text)));
   }
-  if (index > kMaxStorageIndex) {
+  if (index > kMaxFeatureIndex) {
     throw InputError(path, line,
-                     fmt::format("feature index {} is too large (max {})", index, kMaxStorageIndex));
+                     fmt::format("feature index {} is above the limit {} (weight vectors are dense, sized by the "
+                                 "largest index; renumber the features)", index, kMaxFeatureIndex));
   }
   return index;
 }
@@ -97,6 +99,11 @@ double parse_value(std::string_view text, long index, const std::string& path, l
   if (!std::isfinite(value)) {
     throw InputError(path, line,
                      fmt::format("value of feature {} is not finite: {}", index, excerpt(text)));
+  }
+  if (std::abs(value) > kMaxFeatureValue) {
+    throw InputError(path, line,
+                     fmt::format("value of feature {} is {}, beyond +-{:g} (scale the features)", index, excerpt(text),
+                                 kMaxFeatureValue));
   }
   return value;
 }

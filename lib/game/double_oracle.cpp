@@ -14,6 +14,8 @@ std::string to_string(DoubleOracleStatus status) {
     case DoubleOracleStatus::time_limit: return "not converged: time limit";
     case DoubleOracleStatus::stalled:
       return "not converged: both best responses already generated (LP accuracy)";
+    case DoubleOracleStatus::inconsistent:
+      return "failed: negative gap beyond the tolerance (rounding swamped the payoffs)";
   }
   return "unknown";
 }

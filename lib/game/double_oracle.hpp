@@ -53,7 +53,9 @@ struct DoubleOracleOptions {
   std::function<void(const DoubleOracleSummary&)> progress;
 };
 
-enum class DoubleOracleStatus { converged, iteration_limit, action_limit, time_limit, stalled };
+// inconsistent: a gap below -tolerance, impossible in exact arithmetic (the best responses' values bound the
+// game value from both sides): the LP's rounding swamped the payoffs, so the result is not an equilibrium.
+enum class DoubleOracleStatus { converged, iteration_limit, action_limit, time_limit, stalled, inconsistent };
 
 std::string to_string(DoubleOracleStatus status);
 
@@ -145,6 +147,10 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
       summary.adversary_support = static_cast<int>(restricted.adversary().size());
       summary.seconds = seconds_since(start);
       options.progress(summary);
+    }
+    if (summary.gap < -options.tolerance) {
+      summary.status = DoubleOracleStatus::inconsistent;
+      break;
     }
     if (summary.gap <= options.tolerance) {
       summary.status = DoubleOracleStatus::converged;

@@ -10,6 +10,11 @@ namespace mpg {
 // the run stops here: converged, out of time (max_seconds; infinity = no cap) or at max_rounds
 // (status set accordingly).
 inline bool round_ends_run(MarginalSolverSummary& summary, const MarginalSolverOptions& options, double max_seconds) {
+  // A gap below -tolerance (lower bound above the upper) is rounding, never convergence: stalled.
+  if (summary.gap < -options.tolerance) {
+    summary.status = MarginalSolverStatus::stalled;
+    return true;
+  }
   if (summary.gap <= options.tolerance) summary.status = MarginalSolverStatus::converged;
   if (options.progress) options.progress(summary);
   if (summary.converged()) return true;

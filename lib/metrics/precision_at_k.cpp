@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <numeric>
 
 #include "lib/base/error.hpp"
@@ -194,7 +195,7 @@ std::optional<ExactEquilibrium> PrecisionAtKGame::exact_equilibrium(double toler
   exact.adversary.probabilities.push_back(1.0);
   ExactSolveSummary& summary = exact.summary;
   summary.method = "closed form";
-  summary.status = eq.gap <= tolerance ? ExactSolveStatus::converged : ExactSolveStatus::not_certified;
+  summary.status = std::abs(eq.gap) <= tolerance ? ExactSolveStatus::converged : ExactSolveStatus::not_certified;
   summary.value = eq.value;
   summary.predictor_response_value = eq.predictor_response_value;
   summary.adversary_response_value = eq.adversary_response_value;

@@ -4,6 +4,9 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <map>
+#include <set>
 
 #include "lib/base/choices.hpp"
 #include "lib/base/error.hpp"
@@ -25,6 +28,29 @@ std::size_t BinaryProblem::positives() const {
   return count;
 }
 
+void BinaryProblem::require_both_classes(double positive_label) const {
+  const std::size_t positive = positives();
+  if (positive > 0 && positive < labels.size()) return;
+  std::map<double, std::size_t> counts;
+  for (double label : raw_labels) ++counts[label];
+  std::string listed;
+  for (const auto& [label, count] : counts) listed += fmt::format("{}{:g} x {}", listed.empty() ? "" : ", ", label, count);
+  throw InputError(path, fmt::format("no {} example to train on: the positive label is {:g} and the file's labels are "
+                                     "{} (set the positive class with --positive)",
+                                     positive == 0 ? "positive" : "negative", positive_label, listed));
+}
+
+Eigen::VectorXd BinaryProblem::potentials(const Eigen::VectorXd& theta) const {
+  Eigen::VectorXd psi = features * theta;
+  for (Eigen::Index i = 0; i < psi.size(); ++i)
+    if (!(std::abs(psi[i]) <= kMaxPotential))
+      throw InputError(path, source_lines.empty() ? 0 : source_lines[static_cast<std::size_t>(i)],
+                       fmt::format("the example's potential psi = theta . x = {:g} is beyond +-{:g}, where the game's "
+                                   "payoffs (in [0, 1]) drown in rounding; scale the features down",
+                                   psi[i], kMaxPotential));
+  return psi;
+}
+
 BinaryProblem load_binary_problem(const std::string& path, double positive_label,
                                   long min_features, double bias) {
   LibsvmReadOptions options;
@@ -35,6 +61,8 @@ BinaryProblem load_binary_problem(const std::string& path, double positive_label
   problem.path = path;
   problem.features = std::move(data.features);
   problem.labels = binarize_labels(data.labels, positive_label);
+  problem.source_lines = std::move(data.source_lines);
+  problem.raw_labels = std::move(data.labels);
   return problem;
 }
 
@@ -138,39 +166,119 @@ nlohmann::json BinaryModel::to_json() const {
   return j;
 }
 
-BinaryModel BinaryModel::read(const std::string& path) {
+BinaryModel BinaryModel::read(const std::string& path) { return parse(read_file(path), path); }
+
+BinaryModel BinaryModel::parse(const std::string& text, const std::string& source) {
+  // The last key read, so that a number too large for a double (1e999) is reported at its key.
+  std::string last_key;
+  const nlohmann::json::parser_callback_t track_keys = [&last_key](int, nlohmann::json::parse_event_t event,
+                                                                   nlohmann::json& parsed) {
+    if (event == nlohmann::json::parse_event_t::key && parsed.is_string()) last_key = parsed.get<std::string>();
+    return true;
+  };
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(read_file(path));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path, std::string("not valid JSON: ") + e.what());
+    j = nlohmann::json::parse(text, track_keys);
+  } catch (const nlohmann::json::out_of_range& e) {
+    throw InputError(source, (last_key.empty() ? "" : "key '" + clipped(last_key) + "': ") +
+                                 "a number beyond the range of a double (" + clipped(e.what()) + ")");
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(source, std::string("not valid JSON: ") + clipped(e.what(), 200));
   }
-  return from_json(j, path);
+  return from_json(j, source);
 }
 
-BinaryModel BinaryModel::from_json(const nlohmann::json& j, const std::string& source) {
-  try {
-    if (j.at("format").get<std::string>() != "mpg-binary-model")
-      throw InputError(source, "not an mpg binary model (format field)");
-    BinaryModel model;
-    model.settings = read_metric_settings(j);
-    model.lambda = j.at("lambda").get<double>();
-    model.bias = j.at("bias").get<double>();
-    model.positive_label = j.at("positive_label").get<double>();
-    model.feature_count = j.at("feature_count").get<long>();
-    const auto weights = j.at("theta").get<std::vector<double>>();
-    if (static_cast<long>(weights.size()) != model.feature_count + 1)
-      throw InputError(source, "theta has " + std::to_string(weights.size()) +
-                                   " weights, expected feature_count + 1 = " +
-                                   std::to_string(model.feature_count + 1));
-    for (double w : weights)
-      if (!std::isfinite(w)) throw InputError(source, "theta holds a non-finite weight");
-    model.theta = Eigen::Map<const Eigen::VectorXd>(weights.data(),
-                                                    static_cast<Eigen::Index>(weights.size()));
-    return model;
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(source, std::string("malformed model: ") + e.what());
+namespace {
+
+// The model file's keys, each checked for its type and range (the file's name, the key and the
+// value in every message).
+class ModelKeys {
+ public:
+  ModelKeys(const nlohmann::json& j, const std::string& source) : j_(j), source_(source) {
+    if (!j.is_object()) fail("", "a model file holds one JSON object, not " + std::string(j.type_name()));
   }
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
+    throw InputError(source_, (key.empty() ? "" : "key '" + clipped(key) + "': ") + what);
+  }
+  const nlohmann::json& at(const std::string& key) const {
+    if (!j_.contains(key)) fail(key, "missing (a model written by `mpg train` has it)");
+    return j_.at(key);
+  }
+  std::string value_text(const std::string& key) const { return clipped(at(key).dump()); }
+  std::string string(const std::string& key) const {
+    if (!at(key).is_string()) fail(key, "expected a string, got " + value_text(key));
+    return at(key).get<std::string>();
+  }
+  double number(const std::string& key) const {
+    const nlohmann::json& v = at(key);
+    if (!v.is_number() || !std::isfinite(v.get<double>())) fail(key, "expected a finite number, got " + value_text(key));
+    return v.get<double>();
+  }
+  // A non-negative JSON integer (10.7, -1 and "3" are not) at most `limit`.
+  long count(const std::string& key, long limit) const {
+    const nlohmann::json& v = at(key);
+    if (!v.is_number_unsigned() || v.get<std::uint64_t>() > static_cast<std::uint64_t>(limit))
+      fail(key, "expected an integer from 0 to " + std::to_string(limit) + ", got " + value_text(key));
+    return static_cast<long>(v.get<std::uint64_t>());
+  }
+
+ private:
+  const nlohmann::json& j_;
+  const std::string& source_;
+};
+
+}  // namespace
+
+BinaryModel BinaryModel::from_json(const nlohmann::json& j, const std::string& source) {
+  const ModelKeys keys(j, source);
+  const std::set<std::string> known = {"format", "version", "metric", "k_fraction", "k", "adversary", "lambda",
+                                       "bias", "positive_label", "feature_count", "theta", "training"};
+  for (const auto& item : j.items())
+    if (!known.count(item.key())) keys.fail(item.key(), "unknown key of an mpg binary model");
+  if (keys.string("format") != "mpg-binary-model")
+    keys.fail("format", "expected \"mpg-binary-model\", got " + keys.value_text("format"));
+  if (j.contains("version") && !(j["version"].is_number_unsigned() && j["version"].get<std::uint64_t>() == 1))
+    keys.fail("version", "expected 1 (the only version written), got " + keys.value_text("version"));
+  BinaryModel model;
+  try {
+    model.settings.metric = parse_binary_metric(keys.string("metric"));
+  } catch (const Error& e) {
+    keys.fail("metric", e.what());
+  }
+  if (model.settings.metric == BinaryMetric::precision_at_k) {
+    model.settings.k_fraction = keys.number("k_fraction");
+    if (!(model.settings.k_fraction >= 0.0 && model.settings.k_fraction <= 1.0))
+      keys.fail("k_fraction", "expected a fraction from 0 to 1, got " + keys.value_text("k_fraction"));
+    if (j.contains("k")) {
+      model.settings.k = static_cast<std::size_t>(keys.count("k", std::numeric_limits<int>::max()));
+      if (*model.settings.k == 0) keys.fail("k", "expected k >= 1, got 0");
+    }
+    try {
+      model.settings.restriction = parse_adversary_restriction(keys.string("adversary"));
+    } catch (const Error& e) {
+      keys.fail("adversary", e.what());
+    }
+  }
+  model.lambda = keys.number("lambda");
+  if (model.lambda < 0.0) keys.fail("lambda", "expected a number >= 0, got " + keys.value_text("lambda"));
+  // The bias feature's value is part of the model's inputs: `mpg train` appends a constant 1 to
+  // every example, and a model with another value would score other potentials than it learned.
+  model.bias = keys.number("bias");
+  if (model.bias != 1.0) keys.fail("bias", "expected 1 (the bias feature `mpg train` appends), got " + keys.value_text("bias"));
+  model.positive_label = keys.number("positive_label");
+  model.feature_count = keys.count("feature_count", kMaxFeatureIndex);
+  const nlohmann::json& theta = keys.at("theta");
+  if (!theta.is_array()) keys.fail("theta", "expected an array of numbers, got " + keys.value_text("theta"));
+  if (theta.size() != static_cast<std::size_t>(model.feature_count) + 1)
+    keys.fail("theta", "has " + std::to_string(theta.size()) + " weights, expected feature_count + 1 = " +
+                           std::to_string(model.feature_count + 1) + " (the bias weight last)");
+  model.theta.resize(static_cast<Eigen::Index>(theta.size()));
+  for (std::size_t i = 0; i < theta.size(); ++i) {
+    if (!theta[i].is_number() || !std::isfinite(theta[i].get<double>()))
+      keys.fail("theta", "weight " + std::to_string(i) + " is not a finite number: " + clipped(theta[i].dump()));
+    model.theta[static_cast<Eigen::Index>(i)] = theta[i].get<double>();
+  }
+  return model;
 }
 
 Eigen::VectorXd BinaryModel::aligned_theta(long features) const {
@@ -253,7 +361,7 @@ std::string BinaryGameSummary::report() const {
 BinaryPrediction predict_binary_mpg(const BinaryModel& model, const BinaryProblem& problem,
                                     const BinaryPredictOptions& options) {
   const Eigen::VectorXd theta = model.aligned_theta(problem.features.cols() - 1);
-  const Eigen::VectorXd psi = problem.features * theta;
+  const Eigen::VectorXd psi = problem.potentials(theta);
   const BinaryAction gold = positives_of(problem.labels);
   const auto game = make_binary_game(model.settings, to_std(psi), problem.labels);
   BinaryPrediction prediction;

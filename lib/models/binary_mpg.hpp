@@ -30,9 +30,17 @@ using SparseRowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 // One binary data file: features (bias column last) and 0/1 labels.
 struct BinaryProblem {
   std::string path;
-  SparseRowMatrix features;  // n x (d + 1)
-  std::vector<int> labels;   // 1 = positive
+  SparseRowMatrix features;        // n x (d + 1)
+  std::vector<int> labels;         // 1 = positive
+  std::vector<long> source_lines = {};  // the file's line of each example (empty: not from a file)
+  std::vector<double> raw_labels = {};  // the file's labels
   std::size_t positives() const;
+  // Throws mpg::InputError naming the file and its label counts unless both classes occur
+  // (a training file without positive or without negative examples has no game to learn from).
+  void require_both_classes(double positive_label) const;
+  // psi = features theta, each |psi_i| <= kMaxPotential, else an mpg::InputError naming the
+  // example's line and its potential.
+  Eigen::VectorXd potentials(const Eigen::VectorXd& theta) const;
 };
 
 // Reads a LIBSVM file; label == positive_label is 1, every other label 0. At least
@@ -84,6 +92,8 @@ struct BinaryModel {
   static BinaryModel from_json(const nlohmann::json& json, const std::string& source);
   // Reads a model file written by `mpg train`; throws mpg::InputError naming the file.
   static BinaryModel read(const std::string& path);
+  // The text of a model file, validated whole (every key, its type and range) before any use.
+  static BinaryModel parse(const std::string& text, const std::string& source);
   // theta laid out for a file with `features` columns before the bias: the first d weights,
   // zeros for columns the training file did not have, the bias weight last.
   Eigen::VectorXd aligned_theta(long features) const;
