@@ -68,9 +68,11 @@ run() {
     echo "fuzz.sh: $target FOUND A PROBLEM (full log $log; the input is saved as $build_dir/findings/$target-*)" >&2
     return 1
   fi
-  local runs
+  local runs coverage
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
-  echo "fuzz.sh: $target: no finding in ${seconds}s, $runs executions"
+  # libFuzzer's last status line: edges covered (cov), features (ft), corpus inputs (corp).
+  coverage=$(grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*' "$log" | tail -n 1 || true)
+  echo "fuzz.sh: $target: no finding in ${seconds}s, $runs executions${coverage:+ ($coverage)}"
 }
 
 case "${1:-}" in

@@ -208,3 +208,31 @@ TEST_CASE("A capped run returns the strategies whose guarantees it reports", "[d
     }
   }
 }
+
+namespace {
+
+// A 1 x 1 game (payoff 0.5) whose predictor oracle under-reports its best response's value by 1:
+// the bounds cross (gap -1), which exact arithmetic never gives, as rounding swamping huge payoffs does.
+class CrossedBoundsGame : public Game<int> {
+ public:
+  std::string metric_name() const override { return "crossed"; }
+  double score(const int&, const int&) const override { return 0.5; }
+  double potential(const int&) const override { return 0.0; }
+  std::vector<int> initial_predictor_actions() const override { return {0}; }
+  std::vector<int> initial_adversary_actions() const override { return {0}; }
+  bool is_legal_predictor_action(const int& a) const override { return a == 0; }
+  bool is_legal_adversary_action(const int& a) const override { return a == 0; }
+  BestResponse<int> predictor_best_response(const MixedStrategy<int>&) const override { return {0, -0.5}; }
+  BestResponse<int> adversary_best_response(const MixedStrategy<int>&) const override { return {0, 0.5}; }
+};
+
+}  // namespace
+
+TEST_CASE("Double oracle: a negative gap beyond the tolerance is a failure, never convergence", "[double_oracle]") {
+  const CrossedBoundsGame game;
+  const auto solution = solve_double_oracle(game, DoubleOracleOptions{});
+  CHECK(solution.summary.gap == Approx(-1.0));
+  CHECK(solution.summary.status == DoubleOracleStatus::inconsistent);
+  CHECK_FALSE(solution.summary.converged());
+  CHECK_THAT(solution.summary.report(), Catch::Contains("failed: negative gap"));
+}
