@@ -10,6 +10,7 @@
 #include "lib/game/double_oracle.hpp"
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/limits.hpp"
 #include "lib/metrics/f1.hpp"
 #include "lib/metrics/f1_decision.hpp"
 #include "lib/metrics/f1_segment_solver.hpp"

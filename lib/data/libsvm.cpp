@@ -15,6 +15,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/limits.hpp"
 #include "lib/base/numbers.hpp"
 #include "lib/data/csr_matrix.hpp"
 

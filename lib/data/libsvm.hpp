@@ -16,15 +16,6 @@ struct LibsvmData {
   std::vector<long> source_lines;                         // line number of each example in the file
 };
 
-// Limits of the reader (issue 28). The learners keep dense weight vectors (and the cutting-plane
-// trainer dense cuts) of one entry per column, sized by the largest index, so an index sets the
-// memory: 2^24 = 16,777,216 columns (128 MB per vector) cover every LIBSVM collection with a
-// linear model in use (RCV1 47k, news20 1.36M, url 3.2M, webspam 16.6M) and reject a stray
-// 900000000 with an error instead of exhausting memory. A feature value beyond 1e12 in magnitude
-// makes potentials psi = theta . x beyond what a game resolves (kMaxPotential): scale the features.
-inline constexpr long kMaxFeatureIndex = 1L << 24;
-inline constexpr double kMaxFeatureValue = 1e12;
-
 struct LibsvmReadOptions {
   // Feature columns in the returned matrix: max(min_features, largest index in the file).
   long min_features = 0;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lib/base/error.hpp"
+#include "lib/base/limits.hpp"
 
 namespace mpg {
 

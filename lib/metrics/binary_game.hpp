@@ -19,12 +19,6 @@
 namespace mpg {
 
 enum class ExactSolveStatus { converged, not_certified };
-
-// The largest |psi_i| a binary game accepts. The metrics' payoffs lie in [0, 1]; beside potentials
-// beyond 1e9 they drown in the rounding of the potentials' sums (a double holds ~16 digits), and
-// the LP solvers return strategies that are no equilibrium (issue 28). Larger potentials are an
-// error naming the value: scale the features (or raise lambda).
-inline constexpr double kMaxPotential = 1e9;
 std::string to_string(ExactSolveStatus status);
 
 // Summary of a game solved exactly by the metric's own method (BinaryGame::exact_equilibrium).

@@ -12,6 +12,7 @@
 #include "lib/base/error.hpp"
 #include "lib/base/overloaded.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/limits.hpp"
 #include "lib/data/libsvm.hpp"
 #include "lib/metrics/f1_decision.hpp"
 
@@ -231,12 +232,12 @@ class ModelKeys {
 
 BinaryModel BinaryModel::from_json(const nlohmann::json& j, const std::string& source) {
   const ModelKeys keys(j, source);
+  if (keys.string("format") != "mpg-binary-model")
+    keys.fail("format", "expected \"mpg-binary-model\", got " + keys.value_text("format"));
   const std::set<std::string> known = {"format", "version", "metric", "k_fraction", "k", "adversary", "lambda",
                                        "bias", "positive_label", "feature_count", "theta", "training"};
   for (const auto& item : j.items())
     if (!known.count(item.key())) keys.fail(item.key(), "unknown key of an mpg binary model");
-  if (keys.string("format") != "mpg-binary-model")
-    keys.fail("format", "expected \"mpg-binary-model\", got " + keys.value_text("format"));
   if (j.contains("version") && !(j["version"].is_number_unsigned() && j["version"].get<std::uint64_t>() == 1))
     keys.fail("version", "expected 1 (the only version written), got " + keys.value_text("version"));
   BinaryModel model;
