@@ -1,7 +1,6 @@
 // mpg solve-game: one game with given potentials psi_1..psi_n.
 #include <fmt/core.h>
 
-#include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -130,11 +129,7 @@ Action add_solve_game(CLI::App& app) {
     }
     const std::size_t n = psi.size();
     // Validated before any work, each message naming the value.
-    for (std::size_t i = 0; i < n; ++i)
-      if (std::abs(psi[i]) > kMaxPotential)
-        throw Error(fmt::format("potential psi_{} = {:g} is beyond +-{:g}, where the game's payoffs (in [0, 1]) would "
-                                "drown in rounding; scale the potentials down",
-                                i + 1, psi[i], kMaxPotential));
+    for (std::size_t i = 0; i < n; ++i) require_potential_in_range(i, psi[i]);
     if (s->metric == "precision_at_k") {
       if (!s->k_given) throw Error("--metric precision_at_k needs --k (1 <= k <= n)");
       if (s->k < 1 || static_cast<std::size_t>(s->k) > n)

@@ -2,6 +2,13 @@
 // (issue 28); `mpg train --help`, `mpg solve-game --help` and README.md state them.
 #pragma once
 
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstddef>
+
+#include "lib/base/error.hpp"
+
 namespace mpg {
 
 // The largest LIBSVM feature index. The learners keep dense weight vectors (and the cutting-plane
@@ -15,6 +22,14 @@ inline constexpr long kMaxFeatureIndex = 1L << 24;
 // beyond 1e9 they drown in the rounding of the potentials' sums (a double holds ~16 digits) and the
 // LP solvers return strategies that are no equilibrium.
 inline constexpr double kMaxPotential = 1e9;
+
+// Throws mpg::Error naming psi_i (1-based) and its value unless it is finite and within kMaxPotential.
+inline void require_potential_in_range(std::size_t i, double psi) {
+  if (!std::isfinite(psi)) throw Error(fmt::format("potential psi_{} is not a finite number", i + 1));
+  if (std::abs(psi) > kMaxPotential)
+    throw Error(fmt::format("potential psi_{} = {:g} is beyond +-{:g}, where the game's payoffs (in [0, 1]) would "
+                            "drown in rounding; scale the potentials down", i + 1, psi, kMaxPotential));
+}
 
 // The largest |value| of a feature in a data file: beyond it, potentials psi = theta . x exceed
 // kMaxPotential for any weight that is not tiny. Scale such features.

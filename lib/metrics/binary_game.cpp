@@ -32,13 +32,7 @@ std::string ExactSolveSummary::report() const {
 
 BinaryGame::BinaryGame(std::vector<double> potentials) : potentials_(std::move(potentials)) {
   if (potentials_.empty()) throw Error("a game needs at least one example (n >= 1)");
-  for (std::size_t i = 0; i < potentials_.size(); ++i) {
-    if (!std::isfinite(potentials_[i]))
-      throw Error("potential psi_" + std::to_string(i + 1) + " is not a finite number");
-    if (std::abs(potentials_[i]) > kMaxPotential)
-      throw Error(fmt::format("potential psi_{} = {:g} is beyond +-{:g}, where the game's payoffs (in [0, 1]) "
-                              "would drown in rounding; scale the features down", i + 1, potentials_[i], kMaxPotential));
-  }
+  for (std::size_t i = 0; i < potentials_.size(); ++i) require_potential_in_range(i, potentials_[i]);
 }
 
 double BinaryGame::expected_potential(const MixedStrategy<BinaryAction>& strategy) const {
