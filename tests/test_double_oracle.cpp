@@ -213,17 +213,18 @@ namespace {
 
 // A 1 x 1 game (payoff 0.5) whose predictor oracle under-reports its best response's value by 1:
 // the bounds cross (gap -1), which exact arithmetic never gives, as rounding swamping huge payoffs does.
-class CrossedBoundsGame : public Game<int> {
+using One = std::vector<int>;  // the single action {0} of each player
+class CrossedBoundsGame : public Game<One> {
  public:
   std::string metric_name() const override { return "crossed"; }
-  double score(const int&, const int&) const override { return 0.5; }
-  double potential(const int&) const override { return 0.0; }
-  std::vector<int> initial_predictor_actions() const override { return {0}; }
-  std::vector<int> initial_adversary_actions() const override { return {0}; }
-  bool is_legal_predictor_action(const int& a) const override { return a == 0; }
-  bool is_legal_adversary_action(const int& a) const override { return a == 0; }
-  BestResponse<int> predictor_best_response(const MixedStrategy<int>&) const override { return {0, -0.5}; }
-  BestResponse<int> adversary_best_response(const MixedStrategy<int>&) const override { return {0, 0.5}; }
+  double score(const One&, const One&) const override { return 0.5; }
+  double potential(const One&) const override { return 0.0; }
+  std::vector<One> initial_predictor_actions() const override { return {{0}}; }
+  std::vector<One> initial_adversary_actions() const override { return {{0}}; }
+  bool is_legal_predictor_action(const One& a) const override { return a == One{0}; }
+  bool is_legal_adversary_action(const One& a) const override { return a == One{0}; }
+  BestResponse<One> predictor_best_response(const MixedStrategy<One>&) const override { return {{0}, -0.5}; }
+  BestResponse<One> adversary_best_response(const MixedStrategy<One>&) const override { return {{0}, 0.5}; }
 };
 
 }  // namespace
