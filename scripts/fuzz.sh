@@ -92,5 +92,5 @@ case "${1:-}" in
     for t in "${chosen[@]}"; do run "$t" "$seconds" || status=1; done
     exit $status ;;
   list) targets ;;
-  *) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
