@@ -215,12 +215,14 @@ class ModelKeys {
     if (!v.is_number() || !std::isfinite(v.get<double>())) fail(key, "expected a finite number, got " + value_text(key));
     return v.get<double>();
   }
-  // A non-negative JSON integer (10.7, -1 and "3" are not) at most `limit`.
+  // A JSON integer from 0 to `limit` (10.7, -1 and "3" are not).
   long count(const std::string& key, long limit) const {
     const nlohmann::json& v = at(key);
-    if (!v.is_number_unsigned() || v.get<std::uint64_t>() > static_cast<std::uint64_t>(limit))
-      fail(key, "expected an integer from 0 to " + std::to_string(limit) + ", got " + value_text(key));
-    return static_cast<long>(v.get<std::uint64_t>());
+    const bool in_range = v.is_number_unsigned() ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(limit)
+                                                 : v.is_number_integer() && v.get<std::int64_t>() >= 0 &&
+                                                       v.get<std::int64_t>() <= limit;
+    if (!in_range) fail(key, "expected an integer from 0 to " + std::to_string(limit) + ", got " + value_text(key));
+    return static_cast<long>(v.get<std::int64_t>());
   }
 
  private:
@@ -238,7 +240,7 @@ BinaryModel BinaryModel::from_json(const nlohmann::json& j, const std::string& s
                                        "bias", "positive_label", "feature_count", "theta", "training"};
   for (const auto& item : j.items())
     if (!known.count(item.key())) keys.fail(item.key(), "unknown key of an mpg binary model");
-  if (j.contains("version") && !(j["version"].is_number_unsigned() && j["version"].get<std::uint64_t>() == 1))
+  if (j.contains("version") && keys.count("version", 1) != 1)
     keys.fail("version", "expected 1 (the only version written), got " + keys.value_text("version"));
   BinaryModel model;
   try {
