@@ -126,5 +126,6 @@ const Family& comparison_family();
 const Family& chess_family();
 const Family& structured_auc_family();
 const Family& diversity_family();
+const Family& alignment_family();
 
 }  // namespace mpg::harness

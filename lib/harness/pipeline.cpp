@@ -33,7 +33,8 @@ namespace fs = std::filesystem;
 const std::vector<const Family*>& families() {
   static const std::vector<const Family*> all = {&binary_family(), &sequence_labeling_family(), &ranking_family(),
                                                  &parsing_family(), &cost_sensitive_family(), &comparison_family(),
-                                                 &chess_family(), &structured_auc_family(), &diversity_family()};
+                                                 &chess_family(), &structured_auc_family(), &diversity_family(),
+                                                 &alignment_family()};
   return all;
 }
 

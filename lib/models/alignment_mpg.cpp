@@ -2,6 +2,7 @@
 #include "lib/models/alignment_mpg.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "lib/base/error.hpp"
 #include "lib/game/bipartite_matching.hpp"
@@ -88,6 +89,118 @@ AlignmentPrediction predict_by_game(const Game<AlignmentAction>& game, const Dou
     if (a > b || (a == b && smaller)) best = j;
   }
   return {p.actions[best], solution.summary};
+}
+
+}  // namespace mpg
+
+namespace mpg {
+
+namespace {
+
+// The links of an action (tags dropped): the predictor's seed from a gold action.
+AlignmentAction links_of(const AlignmentAction& action) {
+  AlignmentAction links;
+  for (std::uint32_t code : action) links.push_back(link_code(link_position(code)));
+  return links;
+}
+
+// The `count` most probable actions (ties: the smaller, then lexicographically smaller action,
+// so that the seeds do not depend on the order the actions were generated in).
+std::vector<AlignmentAction> most_probable_actions(const MixedStrategy<AlignmentAction>& strategy, int count) {
+  std::vector<std::size_t> index(strategy.size());
+  for (std::size_t j = 0; j < index.size(); ++j) index[j] = j;
+  std::sort(index.begin(), index.end(), [&](std::size_t a, std::size_t b) {
+    if (strategy.probabilities[a] != strategy.probabilities[b]) return strategy.probabilities[a] > strategy.probabilities[b];
+    const AlignmentAction &x = strategy.actions[a], &y = strategy.actions[b];
+    return x.size() != y.size() ? x.size() < y.size() : x < y;
+  });
+  index.resize(std::min(index.size(), static_cast<std::size_t>(std::max(count, 0))));
+  std::vector<AlignmentAction> out;
+  for (std::size_t j : index) out.push_back(strategy.actions[j]);
+  return out;
+}
+
+}  // namespace
+
+AlignmentGames::AlignmentGames(const std::vector<AlignmentInstance>& instances, const AlignmentMpgOptions& options)
+    : instances_(instances), options_(options) {
+  for (const AlignmentInstance& x : instances_)
+    gold_.push_back(options_.kind == AlignmentMpgKind::matching
+                        ? target_matching(x, {options_.matching.false_negative_cost, options_.matching.false_positive_cost})
+                        : x.gold);
+}
+
+Eigen::Index AlignmentGames::dimension() const {
+  const Eigen::Index d = instances_.empty() ? 0 : instances_.front().features.cols();
+  return options_.kind == AlignmentMpgKind::matching ? d : 2 * d;
+}
+
+void AlignmentGames::add_gold_features(std::size_t i, Eigen::VectorXd& sum) const {
+  sum += options_.kind == AlignmentMpgKind::matching ? link_features(instances_[i], gold_[i])
+                                                     : tagged_link_features(instances_[i], gold_[i]);
+}
+
+AlignmentGames::Solution AlignmentGames::solve(std::size_t i, const Eigen::VectorXd& theta, Warm& warm) const {
+  DoubleOracleOptions game_options;
+  game_options.tolerance = options_.game_tolerance;
+  game_options.max_actions = options_.max_game_actions;
+  game_options.max_iterations = options_.max_game_iterations;
+  std::vector<AlignmentAction> rows = warm.rows, columns = warm.columns;
+  rows.push_back(links_of(gold_[i]));
+  columns.push_back(gold_[i]);
+  GameSolution<AlignmentAction> result;
+  if (options_.kind == AlignmentMpgKind::matching)
+    result = solve_double_oracle(make_matching_game(instances_[i], theta, options_.matching), game_options, rows, columns);
+  else
+    result = solve_double_oracle(make_aer_game(instances_[i], theta, options_.aer), game_options, rows, columns);
+  warm.rows = most_probable_actions(result.predictor, options_.warm_actions);
+  warm.columns = most_probable_actions(result.adversary, options_.warm_actions);
+  Solution solution;
+  solution.value = result.summary.predictor_response_value;
+  solution.converged = result.summary.converged();
+  solution.gap = result.summary.gap;
+  solution.seconds = result.summary.seconds;
+  solution.adversary = std::move(result.adversary);
+  return solution;
+}
+
+void AlignmentGames::add_expected_features(std::size_t i, const Solution& solution, double weight,
+                                           Eigen::VectorXd& gradient) const {
+  gradient += weight * (options_.kind == AlignmentMpgKind::matching
+                            ? expected_link_features(instances_[i], solution.adversary)
+                            : expected_tagged_link_features(instances_[i], solution.adversary));
+}
+
+AlignmentMpgModel train_alignment_mpg(const std::vector<AlignmentInstance>& instances,
+                                      const AlignmentMpgOptions& options) {
+  if (!(options.lambda > 0.0) || !std::isfinite(options.lambda))
+    throw Error("alignment MPG: lambda must be a finite number > 0");
+  if (instances.empty()) throw Error("alignment MPG: no training pairs");
+  const AlignmentGames games(instances, options);
+  SumOfGamesObjective<AlignmentGames> objective(games, options.lambda, InstanceWeighting::sum);
+  AlignmentMpgModel model;
+  model.kind = options.kind;
+  model.matching = options.matching;
+  model.aer = options.aer;
+  model.theta = Eigen::VectorXd::Zero(games.dimension());
+  OptimizerOptions optimizer;
+  optimizer.kind = options.optimizer;
+  optimizer.max_iterations = options.max_iterations;
+  optimizer.cutting_plane_tolerance = options.objective_tolerance;
+  optimizer.gradient_tolerance = options.objective_tolerance;
+  optimizer.lbfgs_armijo_only = true;  // the sum of game values has kinks
+  model.summary = minimize_sum_of_games(objective, model.theta, optimizer, options.lambda, options.max_seconds);
+  return model;
+}
+
+AlignmentPrediction predict_alignment_mpg(const AlignmentMpgModel& model, const AlignmentInstance& instance,
+                                          double game_tolerance, int max_game_iterations) {
+  DoubleOracleOptions options;
+  options.tolerance = game_tolerance;
+  options.max_iterations = max_game_iterations;
+  if (model.kind == AlignmentMpgKind::matching)
+    return predict_by_game(make_matching_game(instance, model.theta, model.matching), options);
+  return predict_by_game(make_aer_game(instance, model.theta, model.aer), options);
 }
 
 }  // namespace mpg

@@ -22,6 +22,8 @@
 #include <vector>
 
 #include "lib/game/double_oracle.hpp"
+#include "lib/learn/optimizer.hpp"
+#include "lib/learn/sum_of_games.hpp"
 #include "lib/metrics/aer.hpp"
 #include "lib/metrics/matching_game.hpp"
 #include "lib/models/alignment_features.hpp"
@@ -69,5 +71,83 @@ struct AlignmentPrediction {
   DoubleOracleSummary game;
 };
 AlignmentPrediction predict_by_game(const Game<AlignmentAction>& game, const DoubleOracleOptions& options = {});
+
+}  // namespace mpg
+
+namespace mpg {
+
+// ---- Learning MPG_bip and MPG_aer (thesis §5.4) -------------------------------------------------
+// The training pairs' games as a family of instances of the sum-of-games objective
+// (lib/learn/sum_of_games.hpp), summed over pairs as the authors' code sums:
+//     f(theta) = sum_n [ -theta . Phi_n(gold) - v_n(theta) ] + lambda/2 ||theta||^2        (-Eq. 3.9)
+//     subgradient = sum_n [ E_{Q*_n}[Phi_n(Y)] - Phi_n(gold) ] + lambda theta              (Eq. 3.10)
+// v_n is the double oracle's predictor_response_value: the value the best adversary strategy
+// found guarantees, consistent with the E_{Q*}Phi of that strategy (an upper bound on the game
+// value within the game's gap). Each game is seeded with the gold (adversary) and its links
+// (predictor) and warm-started from the previous evaluation's most probable actions.
+
+enum class AlignmentMpgKind {
+  matching,  // MPG_bip: matchings for both players, theta in R^d
+  aer,       // MPG_aer: link sets vs S/R/N taggings, theta = [theta_S; theta_R] in R^2d
+};
+
+struct AlignmentMpgOptions {
+  AlignmentMpgKind kind = AlignmentMpgKind::aer;
+  double lambda = 1.0;  // > 0
+  MatchingGameOptions matching;  // MPG_bip's score costs
+  AerGameOptions aer;            // MPG_aer's 0/0 convention
+  OptimizerKind optimizer = OptimizerKind::cutting_plane;
+  int max_iterations = 300;
+  double objective_tolerance = 1e-4;  // cutting_plane: certified relative gap; lbfgs: gradient tolerance
+  double game_tolerance = 1e-6;       // double-oracle gap of each pair's game
+  int max_game_actions = 0;           // per player and game (0 = no cap; a capped game reports its gap)
+  int max_game_iterations = 10000;    // double-oracle iterations per game (0 = no cap; deterministic,
+                                      // unlike a time cap)
+  int warm_actions = 50;              // most probable actions of the last solve kept as seeds (0 = no warm start)
+  double max_seconds = 0.0;           // wall-clock cap of a training (0 = none)
+};
+
+class AlignmentGames {
+ public:
+  struct Warm {
+    std::vector<AlignmentAction> rows, columns;
+  };
+  struct Solution {
+    double value = 0.0;
+    bool converged = true;
+    double gap = 0.0;
+    double seconds = 0.0;
+    MixedStrategy<AlignmentAction> adversary;
+  };
+  // Keeps a reference to `instances`.
+  AlignmentGames(const std::vector<AlignmentInstance>& instances, const AlignmentMpgOptions& options);
+  std::size_t size() const { return instances_.size(); }
+  Eigen::Index dimension() const;
+  void add_gold_features(std::size_t i, Eigen::VectorXd& sum) const;
+  Solution solve(std::size_t i, const Eigen::VectorXd& theta, Warm& warm) const;
+  void add_expected_features(std::size_t i, const Solution& solution, double weight, Eigen::VectorXd& gradient) const;
+
+ private:
+  const std::vector<AlignmentInstance>& instances_;
+  AlignmentMpgOptions options_;
+  std::vector<AlignmentAction> gold_;  // the adversary's gold action of each pair
+};
+
+struct AlignmentMpgModel {
+  AlignmentMpgKind kind = AlignmentMpgKind::aer;
+  Eigen::VectorXd theta;
+  MatchingGameOptions matching;
+  AerGameOptions aer;
+  SumOfGamesSummary summary;
+};
+
+// Trains from theta = 0. Throws mpg::Error for lambda <= 0 or no instances.
+AlignmentMpgModel train_alignment_mpg(const std::vector<AlignmentInstance>& instances,
+                                      const AlignmentMpgOptions& options);
+
+// The model's test-time alignment of a pair (predict_by_game on the pair's game at theta, to
+// the gap game_tolerance within max_game_iterations double-oracle iterations; 0 = no cap).
+AlignmentPrediction predict_alignment_mpg(const AlignmentMpgModel& model, const AlignmentInstance& instance,
+                                          double game_tolerance = 1e-6, int max_game_iterations = 10000);
 
 }  // namespace mpg
