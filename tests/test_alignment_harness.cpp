@@ -191,7 +191,7 @@ TEST_CASE("Alignment specs: bad keys and values name the file and the key", "[al
   rejects("methods.MPG_aer.empty_score=2", "methods.MPG_aer.empty_score");
   rejects("methods.MPG_aer.features=giza", "methods.MPG_aer.features: expected one of base, aligner");
   rejects("methods.SSVM.false_positive_cost=-1", "methods.SSVM.false_positive_cost");
-  rejects("published.SSVM+GIZA.method=SSVM+GIZA", "no method 'SSVM+GIZA'");
+  rejects("published.MPG_aer+GIZA.method=MPG_aer+GIZA", "published.MPG_aer+GIZA.method: no method 'MPG_aer+GIZA'");
   rejects("published.SSVM.testa=1", "unknown key 'testa'");
   rejects("published.SSVM.valid=101", "published.SSVM.valid");
   rejects(R"(claims=[{"lower":"MPG_aer","than":["CRF"]}])", "claims[0].than: no method \"CRF\"");
