@@ -122,7 +122,7 @@ TrainedScores KernelCostSensitiveLearner::train(int label, double positive_weigh
 StructuredSvmCostLearner::StructuredSvmCostLearner(const SplitFeatures& data, StructuredSvmOptions options)
     : data_(data), options_(std::move(options)) {}
 
-TrainedScores StructuredSvmCostLearner::train(int label, double positive_weight, double C, bool /*warm*/) {
+TrainedScores StructuredSvmCostLearner::train(int label, double positive_weight, double C, bool warm) {
   check_label(label, data_.train_labels.size());
   if (positive_weight != 1.0) {
     throw Error(fmt::format("SVM^perf learner: cost-insensitive only (FN weight {}); run its grid "
@@ -131,8 +131,10 @@ TrainedScores StructuredSvmCostLearner::train(int label, double positive_weight,
   StructuredSvmOptions o = options_;
   o.C = C;
   StructuredSvmSummary summary;
+  OneSlackCuts& cuts = last_cuts_[label];
+  if (!warm) cuts.cuts.clear();
   const StructuredSvmModel model =
-      train_structured_svm(data_.train, data_.train_labels[static_cast<std::size_t>(label)], o, &summary);
+      train_structured_svm(data_.train, data_.train_labels[static_cast<std::size_t>(label)], o, &summary, &cuts);
   count(statistics_, summary.converged(), summary.iterations, summary.seconds);
   TrainedScores out;
   out.converged = summary.converged();

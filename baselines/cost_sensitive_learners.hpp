@@ -92,7 +92,7 @@ class KernelCostSensitiveLearner : public CostSensitiveLearner {
 };
 
 // SVM^perf with the F1 loss: only positive_weight 1 (run its grid with costs = {1}); C is
-// SVM^perf's C. No warm start.
+// SVM^perf's C. Warm start: the cuts of the label's previous training (valid at every C).
 class StructuredSvmCostLearner : public CostSensitiveLearner {
  public:
   StructuredSvmCostLearner(const SplitFeatures& data, StructuredSvmOptions options);
@@ -103,6 +103,7 @@ class StructuredSvmCostLearner : public CostSensitiveLearner {
   const SplitFeatures& data_;
   StructuredSvmOptions options_;
   LearnerStatistics statistics_;
+  std::map<int, OneSlackCuts> last_cuts_;  // per label, for warm starts
 };
 
 }  // namespace mpg

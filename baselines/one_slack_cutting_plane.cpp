@@ -36,7 +36,7 @@ nlohmann::json OneSlackSummary::to_json() const {
 
 Eigen::VectorXd train_one_slack(Eigen::Index dimension, const OneSlackOptions& options,
                                 const std::function<OneSlackConstraint(const Eigen::VectorXd&)>& oracle,
-                                OneSlackSummary* summary) {
+                                OneSlackSummary* summary, OneSlackCuts* warm) {
   const auto start_time = std::chrono::steady_clock::now();
   const double W = options.slack_weight;
   if (!(W > 0.0) || !std::isfinite(W))
@@ -51,6 +51,18 @@ Eigen::VectorXd train_one_slack(Eigen::Index dimension, const OneSlackOptions& o
   double dual = 0.0;
 
   OneSlackSummary result;
+  if (warm != nullptr && !warm->cuts.empty()) {
+    for (OneSlackConstraint& cut : warm->cuts) {
+      if (cut.direction.size() != dimension)
+        throw Error(fmt::format("1-slack cutting plane: a warm-start cut has {} coordinates for {} dimensions",
+                                cut.direction.size(), dimension));
+      working_set.add(std::move(cut.direction), cut.loss);
+    }
+    const SimplexQpSummary qp = working_set.solve(kQpTolerance * options.epsilon, kQpIterations);
+    result.qp_iterations += qp.iterations;
+    w = working_set.weights();
+    dual = working_set.dual();
+  }
   for (;;) {
     OneSlackConstraint worst = oracle(w);
     if (worst.direction.size() != dimension)
@@ -82,6 +94,7 @@ Eigen::VectorXd train_one_slack(Eigen::Index dimension, const OneSlackOptions& o
     dual = working_set.dual();
   }
   result.constraints = static_cast<int>(working_set.size());
+  if (warm != nullptr) warm->cuts = working_set.support();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   if (summary) *summary = result;
   return w;

@@ -18,6 +18,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace mpg {
 
@@ -51,11 +52,21 @@ struct OneSlackSummary {
   nlohmann::json to_json() const;
 };
 
-// Trains from w = 0 in `dimension` dimensions and returns w. `oracle(w)` must return the most
-// violated constraint at w, with a direction of size `dimension`. Throws mpg::Error for bad options
-// or an oracle result of the wrong size.
+// Cuts carried from one training to the next. A cut (g, l) depends only on the labelling that
+// made it, not on the slack weight W, so the cuts of a training at one W are valid constraints of
+// the same problem at any other W: starting the working set with them (a warm start along C) leaves
+// the optimum and the stopping certificate unchanged and only saves cutting-plane iterations.
+struct OneSlackCuts {
+  std::vector<OneSlackConstraint> cuts;
+};
+
+// Trains in `dimension` dimensions and returns w: from w = 0, or, when `warm` holds cuts, from the
+// solution of the working set made of them. `oracle(w)` must return the most violated constraint
+// at w, with a direction of size `dimension`. On return `warm` (if given) holds the cuts of positive
+// dual weight at the solution, for the next training of the same problem. Throws mpg::Error for bad
+// options or an oracle result (or warm cut) of the wrong size.
 Eigen::VectorXd train_one_slack(Eigen::Index dimension, const OneSlackOptions& options,
                                 const std::function<OneSlackConstraint(const Eigen::VectorXd&)>& oracle,
-                                OneSlackSummary* summary = nullptr);
+                                OneSlackSummary* summary = nullptr, OneSlackCuts* warm = nullptr);
 
 }  // namespace mpg

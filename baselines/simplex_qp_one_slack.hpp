@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "baselines/one_slack_cutting_plane.hpp"
 #include "baselines/simplex_qp_active_set.hpp"
 
 namespace mpg {
@@ -55,6 +56,14 @@ class OneSlackWorkingSet {
     for (Eigen::Index c = 0; c < m; ++c) w_ += (W_ * beta_[c]) * cuts_[static_cast<std::size_t>(c)];
     dual_ = W_ * beta_.dot(l) - 0.5 * w_.squaredNorm();
     return qp;
+  }
+
+  // The cuts of positive weight in the last solution (the zero cut excepted).
+  std::vector<OneSlackConstraint> support() const {
+    std::vector<OneSlackConstraint> out;
+    for (std::size_t c = 1; c < cuts_.size(); ++c)
+      if (beta_[static_cast<Eigen::Index>(c)] > 0.0) out.push_back({cuts_[c], losses_[c]});
+    return out;
   }
 
   const Eigen::VectorXd& weights() const { return w_; }

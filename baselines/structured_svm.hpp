@@ -80,13 +80,16 @@ LossAugmentedLabelling most_violated_labelling(const Eigen::VectorXd& scores,
                                                const std::vector<int>& labels,
                                                StructuredSvmLoss loss, std::size_t k = 0);
 
-// Trains from w = 0. Throws mpg::Error for C <= 0 or non-finite, epsilon <= 0, max_iterations
-// < 1, an unknown loss, k outside [1, n] for precision_at_k, labels other than 0/1, a label count
-// different from the row count, or non-finite features.
+// Trains from w = 0, or warm-started from `warm`: the cuts a previous training on the SAME
+// features, labels and loss left there (any C; OneSlackCuts of baselines/one_slack_cutting_plane.hpp),
+// which this training replaces by its own. Throws mpg::Error for C <= 0 or non-finite, epsilon <= 0,
+// max_iterations < 1, an unknown loss, k outside [1, n] for precision_at_k, labels other than 0/1,
+// a label count different from the row count, or non-finite features.
 StructuredSvmModel train_structured_svm(const SparseRowMatrix& features,
                                         const std::vector<int>& labels,
                                         const StructuredSvmOptions& options,
-                                        StructuredSvmSummary* summary = nullptr);
+                                        StructuredSvmSummary* summary = nullptr,
+                                        OneSlackCuts* warm = nullptr);
 
 // w . x_i for every row; the column count must equal the number of weights.
 Eigen::VectorXd decision_values(const StructuredSvmModel& model, const SparseRowMatrix& features);

@@ -74,6 +74,8 @@ TEST_CASE("Galaxy: the optimal F1 of cluster rules, the Bayes-optimal F1 and Cor
   CHECK(bayes.f1 == Approx(0.6622).margin(0.004));
   CHECK(bayes.threshold > 0.09);
   CHECK(bayes.threshold < 0.9);
+  CHECK(bayes.threshold_below < bayes.threshold);
+  CHECK(bayes.threshold_below > 0.09);
   CHECK(galaxy_posterior(options, -2.0, 2.0) == Approx(0.9).margin(1e-9));
   CHECK(galaxy_posterior(options, -2.0, -2.0) == Approx(0.09).margin(1e-9));
   CHECK(galaxy_posterior(options, 2.0, -2.0) == Approx(0.0).margin(1e-9));

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -112,6 +113,57 @@ TEST_CASE("loss-augmented inference matches brute force over all labellings",
   }
 }
 
+// max over every contingency table (a true, b false positives) of Delta(a, b) plus the scores of
+// the a best positives and b best negatives marked +1, the others -1: the exhaustive
+// (P + 1)(N + 1) scan the F1 inference replaces by a binary search per a.
+double table_scan_max(const Eigen::VectorXd& scores, const std::vector<int>& labels) {
+  std::vector<double> positive, negative;
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    (labels[i] == 1 ? positive : negative).push_back(scores[static_cast<Eigen::Index>(i)]);
+  std::sort(positive.begin(), positive.end(), std::greater<>());
+  std::sort(negative.begin(), negative.end(), std::greater<>());
+  const double total = scores.sum();
+  double best = -std::numeric_limits<double>::infinity();
+  double top_positive = 0.0;
+  for (std::size_t a = 0; a <= positive.size(); ++a) {
+    if (a > 0) top_positive += positive[a - 1];
+    double top_negative = 0.0;
+    for (std::size_t b = 0; b <= negative.size(); ++b) {
+      if (b > 0) top_negative += negative[b - 1];
+      const std::size_t denominator = positive.size() + a + b;
+      const double loss = denominator == 0 ? 0.0 : 1.0 - 2.0 * static_cast<double>(a) / static_cast<double>(denominator);
+      best = std::max(best, loss + 2.0 * (top_positive + top_negative) - total);
+    }
+  }
+  return best;
+}
+
+TEST_CASE("F1 inference on hundreds of examples equals the scan of all contingency tables",
+          "[structured_svm]") {
+  std::mt19937 rng(2016);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  for (int trial = 0; trial < 60; ++trial) {
+    const std::size_t n = 50 + static_cast<std::size_t>(trial) * 7;
+    // Positive rates 0 (no positive), 1 (no negative) and in between; score scales from
+    // all-zero (ties everywhere) to large (the loss negligible).
+    const double rate = trial % 10 == 0 ? 0.0 : trial % 10 == 1 ? 1.0 : (trial % 10) / 10.0;
+    const double scale = trial % 6 == 0 ? 0.0 : std::pow(10.0, (trial % 6) - 4.0);
+    std::bernoulli_distribution positive(rate);
+    std::vector<int> labels(n);
+    Eigen::VectorXd scores(static_cast<Eigen::Index>(n));
+    for (std::size_t i = 0; i < n; ++i) {
+      labels[i] = positive(rng) ? 1 : 0;
+      // Rounded scores make ties between and within the classes.
+      scores[static_cast<Eigen::Index>(i)] = scale * std::round(4.0 * (normal(rng) + 0.5 * labels[i])) / 4.0;
+    }
+    INFO("trial " << trial << ", n = " << n);
+    const LossAugmentedLabelling found = most_violated_labelling(scores, labels, StructuredSvmLoss::f1);
+    CHECK(found.value == Approx(table_scan_max(scores, labels)).margin(1e-12));
+    CHECK(found.value ==
+          Approx(augmented_value(scores, found.labels, labels, StructuredSvmLoss::f1, 0)).margin(1e-12));
+  }
+}
+
 TEST_CASE("the loss is 1 - F1 (F1(0, 0) = 1) or 1 - P@k", "[structured_svm]") {
   const std::vector<int> gold{1, 1, 0, 0};
   CHECK(structured_svm_loss({1, 0, 1, 0}, gold, StructuredSvmLoss::f1) == Approx(0.5));
@@ -156,6 +208,43 @@ TEST_CASE("at convergence the primal is within C epsilon of the working-set dual
         for (auto& v : w) v += (probe < 10 ? 0.05 : 1.0) * normal(rng);
         CHECK(brute_force_primal(problem, w, options.C, loss, options.k) >=
               summary.dual_objective - 1e-9);
+      }
+    }
+  }
+}
+
+TEST_CASE("a warm start from the cuts of a smaller C reaches the cold start's certified optimum",
+          "[structured_svm]") {
+  std::mt19937 rng(1409);
+  for (const std::string loss_name : {"f1", "precision_at_k"}) {
+    for (int trial = 0; trial < 3; ++trial) {
+      const BinaryProblem problem = random_problem(9, 2, rng);
+      const StructuredSvmLoss loss = parse_structured_svm_loss(loss_name);
+      StructuredSvmOptions options;
+      options.loss = loss_name;
+      options.k = 3;
+      options.epsilon = 1e-5;
+      OneSlackCuts cuts;
+      double previous_objective = 0.0;
+      for (const double C : {0.25, 1.0, 4.0, 16.0}) {
+        options.C = C;
+        StructuredSvmSummary cold, warm;
+        train_structured_svm(problem.features, problem.labels, options, &cold);
+        const bool first = cuts.cuts.empty();
+        const StructuredSvmModel model =
+            train_structured_svm(problem.features, problem.labels, options, &warm, &cuts);
+        INFO(loss_name << " trial " << trial << " C " << C << ": cold " << cold.message << "; warm "
+                       << warm.message);
+        REQUIRE(cold.converged());
+        REQUIRE(warm.converged());
+        // Both objectives are certified within 100 C epsilon of the same optimum, and the warm
+        // one is exact at its w.
+        CHECK(std::abs(warm.objective - cold.objective) <= 100.0 * C * options.epsilon + 1e-12);
+        CHECK(warm.objective == Approx(brute_force_primal(problem, model.weights, C, loss, options.k)).margin(1e-9));
+        CHECK(warm.objective >= previous_objective - 1e-12);  // the optimum grows with C
+        previous_objective = warm.objective;
+        if (!first) CHECK(warm.iterations <= cold.iterations);
+        CHECK(!cuts.cuts.empty());
       }
     }
   }

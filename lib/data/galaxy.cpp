@@ -130,7 +130,7 @@ GalaxyBayesF1 galaxy_bayes_f1(const GalaxyOptions& options, long points, std::ui
     // Only at the end of a run of equal values: a rule cannot split equal posteriors.
     if (k + 1 < eta.size() && eta[k + 1] == eta[k]) continue;
     const double f1 = 2.0 * tp / (static_cast<double>(k + 1) + expected_positives);
-    if (f1 > best.f1) best = {f1, eta[k]};
+    if (f1 > best.f1) best = {f1, eta[k], k + 1 < eta.size() ? eta[k + 1] : 0.0};
   }
   return best;
 }

@@ -61,7 +61,11 @@ double galaxy_cluster_rule_f1(const GalaxyOptions& options, const std::vector<in
 
 struct GalaxyBayesF1 {
   double f1 = 0.0;         // best population F1 over rules 1[posterior(x) >= threshold]
-  double threshold = 0.0;  // the best threshold (Corollary 7: f1 / 2 up to the sampling grid)
+  double threshold = 0.0;  // the smallest drawn posterior the best rule predicts positive
+  // the largest drawn posterior it predicts negative (0 if none): every theta in
+  // (threshold_below, threshold] is the same rule on the draws (Corollary 7: f1 / 2 lies there
+  // up to the sampling error)
+  double threshold_below = 0.0;
 };
 
 // The Bayes-optimal F1 of the generator, estimated on `points` draws of x with the exact
