@@ -52,13 +52,16 @@ Action add_train(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"unrestricted", "exactly_k"}));
   command->add_option("--optimizer", s->optimizer,
-                      "cutting_plane (exact: stops when the objective is certified within "
-                      "--objective-tolerance), dual (precision_at_k with the unrestricted adversary "
-                      "only: ADMM on the closed-form objective, its multiplier a dual point, "
-                      "same certificate), lbfgs or adadelta (one solved game per objective "
-                      "evaluation); auto = dual where it applies, else cutting_plane")
+                      "marginals (f1 only: proximal bundle over games solved over marginals, "
+                      "warm-started along the path; exact: stops when the objective is certified "
+                      "within --objective-tolerance), cutting_plane (the same certificate with the "
+                      "double oracle over pure actions folded in), dual (precision_at_k "
+                      "with the unrestricted adversary only: ADMM on the closed-form objective, its "
+                      "multiplier a dual point, same certificate), lbfgs or adadelta (one solved "
+                      "game per objective evaluation, uncertified); auto = dual where it applies, "
+                      "else marginals where it applies, else cutting_plane")
       ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "cutting_plane", "dual", "lbfgs", "adadelta"}));
+      ->check(CLI::IsMember({"auto", "marginals", "cutting_plane", "dual", "lbfgs", "adadelta"}));
   command->add_option("--start", s->start,
                       "Initial theta: gold_direction (unit step along Phi(x, y_gold)) or zero "
                       "(the reference code; its game at theta = 0 needs n+1 actions)")
@@ -71,11 +74,11 @@ Action add_train(CLI::App& app) {
             s->max_iterations = value;
             s->max_iterations_given = true;
           },
-          "Optimizer iteration cap (default 200 for lbfgs/adadelta, 100000 for cutting_plane, 1000000 for dual); a "
-          "capped run is reported as not converged")
+          "Optimizer iteration cap (default 200 for lbfgs/adadelta, 100000 for marginals and cutting_plane, 1000000 "
+          "for dual); a capped run is reported as not converged")
       ->check(CLI::PositiveNumber);
   command->add_option("--objective-tolerance", s->tolerance,
-                      "cutting_plane and dual: stop when the objective is certified within this")
+                      "marginals, cutting_plane and dual: stop when the objective is certified within this")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   command->add_flag("--on-demand-accuracy", s->on_demand_accuracy,
@@ -123,6 +126,12 @@ Action add_train(CLI::App& app) {
         timer->printed();
         fmt::print(stderr, "  iteration {:5d}  objective {:.10g}  gap {:.3e}  actions {}/{}\n",
                    iteration, upper, upper - lower, rows, columns);
+      };
+      options.marginals.progress = [timer](const MarginalTrainSummary& training, const MarginalSolverSummary& game) {
+        if (training.iterations % 20 != 0 && !timer->due()) return;
+        timer->printed();
+        fmt::print(stderr, "  iteration {:5d}  objective {:.10g}  gap {:.3e}  game: {}\n", training.iterations,
+                   training.objective, training.gap, game.report());
       };
       options.cutting_plane.game_progress = [timer](int iteration, long solves, double gap, double target) {
         if (!timer->due()) return;

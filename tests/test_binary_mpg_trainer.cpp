@@ -21,6 +21,9 @@ TEST_CASE("metric plug-in: capabilities, k, scores and model fields", "[binary_m
   CHECK(has_dual_trainer(unrestricted));
   CHECK_FALSE(has_dual_trainer(exactly_k));
   CHECK_FALSE(has_dual_trainer(f1_settings()));
+  CHECK(has_marginal_solver(f1_settings()));
+  CHECK_FALSE(has_marginal_solver(unrestricted));
+  CHECK_FALSE(has_marginal_solver(exactly_k));
   const std::vector<int> labels = {1, 0, 1, 1, 0, 1};  // 4 positives: k = 2
   CHECK(metric_k(unrestricted, labels) == 2);
   CHECK(metric_k(f1_settings(), labels) == 0);
@@ -69,7 +72,7 @@ TEST_CASE("game hooks: P@k's closed form and F1's solver over marginals", "[bina
   CHECK(solution.summary.value <= over_marginals->summary.upper + 1e-8);
 }
 
-TEST_CASE("train_binary_mpg_model: auto picks the metric's dual trainer, the same model as calling it",
+TEST_CASE("train_binary_mpg_model: auto picks the metric's own trainer, the same model as calling it",
           "[binary_mpg_trainer]") {
   std::mt19937 rng(11);
   const BinaryProblem problem = random_problem(12, 3, rng);
@@ -89,6 +92,22 @@ TEST_CASE("train_binary_mpg_model: auto picks the metric's dual trainer, the sam
       dual.lambda = options.lambda;
       dual.tolerance = options.tolerance;
       CHECK(model.theta == train_precision_at_k_mpg(problem, settings, dual).theta);
+    } else if (has_marginal_solver(settings)) {
+      CHECK(summary.trainer() == BinaryTrainer::marginals);
+      CHECK(json["trainer"] == "marginals");
+      MarginalTrainOptions marginals;
+      marginals.lambda = options.lambda;
+      marginals.tolerance = options.tolerance;
+      CHECK(model.theta == train_binary_mpg_over_marginals(problem, settings, marginals).theta);
+      // The cutting-plane trainer stays selectable and certifies the same minimum.
+      BinaryTrainingOptions planes = options;
+      planes.trainer = BinaryTrainer::cutting_plane;
+      BinaryTrainingSummary reference;
+      train_binary_mpg_model(problem, settings, planes, &reference);
+      REQUIRE(reference.converged());
+      CHECK(reference.to_json()["trainer"] == "cutting_plane");
+      CHECK(reference.to_json()["lower_bound"].get<double>() <= json["objective"].get<double>() + 1e-12);
+      CHECK(json["lower_bound"].get<double>() <= reference.to_json()["objective"].get<double>() + 1e-12);
     } else {
       CHECK(summary.trainer() == BinaryTrainer::cutting_plane);
       CHECK(json["trainer"] == "cutting_plane");
@@ -111,7 +130,10 @@ TEST_CASE("train_binary_mpg_model: auto picks the metric's dual trainer, the sam
   CHECK(capped.to_json()["status"] == "L-BFGS stopped: reached the iteration limit (3)");
   CHECK(parse_binary_trainer("auto") == BinaryTrainer::automatic);
   CHECK_THROWS_WITH(parse_binary_trainer("sgd"),
-                    "unknown trainer 'sgd' (expected auto, dual, cutting_plane, lbfgs or adadelta)");
+                    "unknown trainer 'sgd' (expected auto, dual, marginals, cutting_plane, lbfgs or adadelta)");
+  options.trainer = BinaryTrainer::marginals;
+  options.max_iterations = 0;
+  CHECK_THROWS_AS(train_binary_mpg_model(problem, precision_settings(AdversaryRestriction::exactly_k), options), Error);
 }
 
 TEST_CASE("predict_binary_mpg: the game's exact solution, the double oracle or the solver over marginals",

@@ -40,8 +40,9 @@ const MethodKind& mpg_kind() {
   static const MethodKind kind{
       "mpg",
       "MPG with the table's metric as the game (thesis Eq. 3.9): the training part is one game over its examples, "
-      "Φ(x, y) = Σᵢ yᵢ xᵢ with a bias feature 1. Trained by the cutting-plane trainer to a certified objective gap "
-      "(P@k with its closed-form game: by the dual trainer); the prediction is the predictor's most probable pure "
+      "Φ(x, y) = Σᵢ yᵢ xᵢ with a bias feature 1. Trained to a certified objective gap by the proximal bundle over "
+      "games solved over marginals (F1), the dual trainer (P@k with its closed-form game) or cutting planes "
+      "over the double oracle (the trainer parameter); the prediction is the predictor's most probable pure "
       "action of the validation or test game.",
       ParameterTable({
           kLambda,
@@ -51,8 +52,13 @@ const MethodKind& mpg_kind() {
                            "wall-clock cap of a training (0 = none); a capped training is reported, and its result "
                            "depends on the machine's speed and load"),
           integer_parameter("max_game_solves", 0, 0, 1000000000,
-                            "cap on the restricted-game solves of a cutting-plane training (0 = none): a "
+                            "cap on the restricted-game LP solves of a training over games (trainer marginals: "
+                            "rounds over marginals; cutting_plane: double-oracle solves) (0 = none): a "
                             "deterministic cap, reported as not converged"),
+          choice_parameter("trainer", "auto", {"auto", "marginals", "cutting_plane"},
+                           "auto: P@k by its dual trainer, F1 by the proximal bundle over games solved over "
+                           "marginals (marginals); cutting_plane: cutting planes with the double oracle folded in "
+                           "(the earlier default, slower)"),
           choice_parameter("game_solver", "auto", {"auto", "double_oracle", "marginals"},
                            "solver of the validation and test games: auto (F1 over marginals, P@k in closed "
                            "form), the double oracle, or (F1 only) the solver over marginals "
@@ -208,7 +214,8 @@ BinaryPrediction predict_game(const BinaryModel& model, const BinaryProblem& pro
   return predict_binary_mpg(model, problem, options);
 }
 
-// Training picks the metric's own trainer: the dual over P@k's closed-form game, else cutting planes.
+// Training picks the metric's own trainer (the dual over P@k's closed-form game, the trainer over
+// marginals for F1) unless the method names one.
 json mpg_validate(const TaskData& t, const ParameterValues& p) {
   json result;
   const auto start = clock_type::now();
@@ -216,7 +223,8 @@ json mpg_validate(const TaskData& t, const ParameterValues& p) {
   options.lambda = p.number("lambda");
   options.tolerance = p.number("objective_tolerance");
   options.max_seconds = p.number("max_seconds");
-  options.cutting_plane.max_game_solves = p.integer("max_game_solves");
+  options.max_game_solves = p.integer("max_game_solves");
+  options.trainer = parse_binary_trainer(p.choice("trainer"));
   BinaryTrainingSummary summary;
   const BinaryModel model =
       train_binary_mpg_model({"train part", t.data.train, t.train_labels}, t.metric, options, &summary);
@@ -662,6 +670,8 @@ void BinaryFamily::validate(const json& spec, const SpecValidator& v) const {
     if (kind == "ssvm_top_k" && metric == "f1") v.fail("methods." + label + ".kind", "ssvm_top_k needs a precision_at_k table");
     if (m.value("game_solver", std::string()) == "marginals" && metric != "f1")
       v.fail("methods." + label + ".game_solver", "marginals solves the games of F1 tables only");
+    if (m.value("trainer", std::string()) == "marginals" && metric != "f1")
+      v.fail("methods." + label + ".trainer", "marginals trains the MPG of F1 tables only");
   }
   for (const char* table : {"published", "published_seconds"}) {
     if (!spec.contains(table)) continue;

@@ -18,6 +18,8 @@
 
 namespace mpg {
 
+struct SegmentWarmStart;  // f1_segment_solver.hpp
+
 enum class ExactSolveStatus { converged, not_certified };
 std::string to_string(ExactSolveStatus status);
 
@@ -62,9 +64,11 @@ class BinaryGame : public Game<BinaryAction> {
   // unrestricted adversary), or nullopt when the game has none (then the double oracle solves
   // it). Its status is converged when the certificate's gap is <= tolerance.
   virtual std::optional<ExactEquilibrium> exact_equilibrium(double /*tolerance*/) const { return std::nullopt; }
-  // Hook: the equilibrium by the metric's solver over marginals (F1: f1_marginal_solver.hpp),
-  // or nullopt when the metric has none.
-  virtual std::optional<MarginalSolution> solve_over_marginals(const MarginalSolverOptions& /*options*/) const {
+  // Hook: the equilibrium by the metric's solver over marginals (F1: f1_segment_solver.hpp),
+  // or nullopt when the metric has none. `warm`, if given, starts the solve from a previous one
+  // and receives this one's state (training solves games along the optimizer's path).
+  virtual std::optional<MarginalSolution> solve_over_marginals(const MarginalSolverOptions& /*options*/,
+                                                               SegmentWarmStart* /*warm*/ = nullptr) const {
     return std::nullopt;
   }
 

@@ -53,6 +53,8 @@ bool has_dual_trainer(const MetricSettings& settings) {
          settings.restriction == AdversaryRestriction::unrestricted;
 }
 
+bool has_marginal_solver(const MetricSettings& settings) { return settings.metric == BinaryMetric::f1; }
+
 void write_metric_settings(const MetricSettings& settings, nlohmann::json& model) {
   model["metric"] = to_string(settings.metric);
   if (settings.metric == BinaryMetric::precision_at_k) {

@@ -43,9 +43,10 @@ class F1Game : public BinaryGame {
       const MixedStrategy<BinaryAction>& predictor,
       const MixedStrategy<BinaryAction>& own) const override;
   // The game solved over marginals with an exact certificate (f1_segment_solver.hpp,
-  // options.algorithm).
-  std::optional<MarginalSolution> solve_over_marginals(const MarginalSolverOptions& options) const override {
-    return solve_f1_game_over_marginals(potentials(), options);
+  // options.algorithm), warm-started from `warm` if given.
+  std::optional<MarginalSolution> solve_over_marginals(const MarginalSolverOptions& options,
+                                                       SegmentWarmStart* warm = nullptr) const override {
+    return solve_f1_game_over_marginals(potentials(), options, warm);
   }
 
  private:

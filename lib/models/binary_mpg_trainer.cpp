@@ -11,11 +11,12 @@ namespace {
 
 const Choice<BinaryTrainer> kTrainers[] = {{"auto", BinaryTrainer::automatic},
                                            {"dual", BinaryTrainer::dual},
+                                           {"marginals", BinaryTrainer::marginals},
                                            {"cutting_plane", BinaryTrainer::cutting_plane},
                                            {"lbfgs", BinaryTrainer::lbfgs},
                                            {"adadelta", BinaryTrainer::adadelta}};
 
-// A certified trainer (dual, cutting_plane) with lambda, tolerance and the caps of `options`.
+// A certified trainer (dual, marginals, cutting_plane) with lambda, tolerance and the caps of `options`.
 template <class TrainerOptions, class Summary, class Train>
 BinaryModel train_certified(TrainerOptions trainer_options, const BinaryTrainingOptions& options,
                             BinaryTrainer trainer, Train train, BinaryTrainingSummary* summary) {
@@ -36,7 +37,8 @@ std::string to_string(BinaryTrainer trainer) { return choice_name(trainer, kTrai
 
 BinaryTrainer resolve_trainer(BinaryTrainer trainer, const MetricSettings& settings) {
   if (trainer != BinaryTrainer::automatic) return trainer;
-  return has_dual_trainer(settings) ? BinaryTrainer::dual : BinaryTrainer::cutting_plane;
+  if (has_dual_trainer(settings)) return BinaryTrainer::dual;
+  return has_marginal_solver(settings) ? BinaryTrainer::marginals : BinaryTrainer::cutting_plane;
 }
 
 bool BinaryTrainingSummary::converged() const {
@@ -61,13 +63,26 @@ BinaryModel train_binary_mpg_model(const BinaryProblem& problem, const MetricSet
         options.dual, options, trainer,
         [&](const auto& dual, auto* result) { return train_precision_at_k_mpg(problem, settings, dual, result); },
         summary);
-  if (trainer == BinaryTrainer::cutting_plane)
+  if (trainer == BinaryTrainer::marginals) {
+    MarginalTrainOptions marginals = options.marginals;
+    if (options.max_game_solves > 0) marginals.max_game_solves = options.max_game_solves;
+    return train_certified<MarginalTrainOptions, MarginalTrainSummary>(
+        marginals, options, trainer,
+        [&](const auto& over_marginals, auto* result) {
+          return train_binary_mpg_over_marginals(problem, settings, over_marginals, result);
+        },
+        summary);
+  }
+  if (trainer == BinaryTrainer::cutting_plane) {
+    CuttingPlaneOptions planes = options.cutting_plane;
+    if (options.max_game_solves > 0) planes.max_game_solves = options.max_game_solves;
     return train_certified<CuttingPlaneOptions, CuttingPlaneSummary>(
-        options.cutting_plane, options, trainer,
+        planes, options, trainer,
         [&](const auto& cutting_plane, auto* result) {
           return train_binary_mpg_cutting_plane(problem, settings, cutting_plane, result);
         },
         summary);
+  }
   TrainOptions gradient = options.gradient;
   gradient.lambda = options.lambda;
   gradient.optimizer.kind = trainer == BinaryTrainer::lbfgs ? OptimizerKind::lbfgs : OptimizerKind::adadelta;

@@ -1,7 +1,8 @@
 // One entry point that trains a binary MPG model, whichever trainer fits: the metric's exact dual
-// trainer where it has one (lib/learn/precision_at_k_trainer), cutting planes with the double
-// oracle folded in (lib/learn/cutting_plane_trainer), or a gradient method over exactly solved
-// games (train_binary_mpg). `mpg train` and `mpg run` both call it. A file of its own so that
+// trainer where it has one (lib/learn/precision_at_k_trainer), the proximal bundle over games
+// solved over marginals where the game has that solver (F1; lib/learn/marginal_trainer), cutting
+// planes with the double oracle folded in (lib/learn/cutting_plane_trainer), or a gradient method
+// over exactly solved games (train_binary_mpg). `mpg train` and `mpg run` both call it. A file of its own so that
 // code that only scores or predicts does not depend on the trainers.
 #pragma once
 
@@ -10,26 +11,33 @@
 #include <variant>
 
 #include "lib/learn/cutting_plane_trainer.hpp"
+#include "lib/learn/marginal_trainer.hpp"
 #include "lib/learn/precision_at_k_trainer.hpp"
 #include "lib/models/binary_mpg.hpp"
 
 namespace mpg {
 
-// automatic: the metric's dual trainer where it has one (has_dual_trainer), else cutting_plane.
-enum class BinaryTrainer { automatic, dual, cutting_plane, lbfgs, adadelta };
-BinaryTrainer parse_binary_trainer(const std::string& name);  // "auto" | "dual" | "cutting_plane" | "lbfgs" | "adadelta"
+// automatic: the metric's dual trainer where it has one (has_dual_trainer), else the trainer over
+// marginals where its game has that solver (has_marginal_solver), else cutting_plane.
+enum class BinaryTrainer { automatic, dual, marginals, cutting_plane, lbfgs, adadelta };
+// "auto" | "dual" | "marginals" | "cutting_plane" | "lbfgs" | "adadelta"
+BinaryTrainer parse_binary_trainer(const std::string& name);
 std::string to_string(BinaryTrainer trainer);
 // The trainer `automatic` stands for with these settings; others unchanged.
 BinaryTrainer resolve_trainer(BinaryTrainer trainer, const MetricSettings& settings);
 
 struct BinaryTrainingOptions {
   BinaryTrainer trainer = BinaryTrainer::automatic;
-  double lambda = 0.125;     // L2 weight; the dual and cutting-plane trainers need lambda > 0
-  double tolerance = 1e-6;   // dual and cutting_plane: stop when the objective is certified within this
+  double lambda = 0.125;     // L2 weight; the certified trainers (dual, marginals, cutting_plane) need lambda > 0
+  double tolerance = 1e-6;   // certified trainers: stop when the objective is certified within this
   int max_iterations = 0;    // 0 = the trainer's own default cap
-  double max_seconds = 0.0;  // dual and cutting_plane: training time cap (0 = none)
+  double max_seconds = 0.0;  // certified trainers: training time cap (0 = none)
+  // Certified trainers over games (marginals, cutting_plane): cap on the restricted-game LP solves
+  // over the whole run (0 = none), a deterministic alternative to max_seconds; overrides theirs.
+  long max_game_solves = 0;
   // The trainers' other settings; lambda, tolerance and the caps above override theirs.
   PrecisionAtKTrainOptions dual;
+  MarginalTrainOptions marginals;
   CuttingPlaneOptions cutting_plane;
   TrainOptions gradient;  // lbfgs and adadelta (the optimizer kind follows `trainer`)
 };
@@ -37,7 +45,7 @@ struct BinaryTrainingOptions {
 // The summary of whichever trainer ran, with the accessors they share.
 class BinaryTrainingSummary {
  public:
-  using Summary = std::variant<PrecisionAtKTrainSummary, CuttingPlaneSummary, TrainSummary>;
+  using Summary = std::variant<PrecisionAtKTrainSummary, MarginalTrainSummary, CuttingPlaneSummary, TrainSummary>;
   BinaryTrainingSummary() = default;
   BinaryTrainingSummary(BinaryTrainer trainer, Summary summary) : trainer_(trainer), summary_(std::move(summary)) {}
 

@@ -1,0 +1,178 @@
+// Certified F1-MPG training over marginals (lib/learn/marginal_trainer.*): every cut it takes
+// from an inexactly solved game is a global minorant of the objective, its certificate brackets
+// the optimum of the full game (all 2^n actions, solved by LP), it reaches the objective of the
+// cutting-plane trainer over the double oracle, and warm starts change only the path.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "lib/base/error.hpp"
+#include "lib/game/matrix_game.hpp"
+#include "lib/learn/marginal_trainer.hpp"
+#include "lib/metrics/f1.hpp"
+#include "tests/brute_force.hpp"
+#include "tests/problems.hpp"
+
+using namespace mpg;
+using namespace mpg::testing;
+
+namespace {
+
+// F(theta) = lambda/2 ||theta||^2 - theta . Phi_gold - v(theta), v the value of the full
+// 2^n x 2^n game (payoff F1(y_hat, y_check) - psi . y_check) solved by LP: the brute-force truth.
+struct FullGameObjective {
+  const BinaryProblem& problem;
+  double lambda;
+  std::vector<BinaryAction> actions = all_binary_actions(problem.labels.size());
+  Eigen::MatrixXd scores = [this] {
+    Eigen::MatrixXd s(static_cast<Eigen::Index>(actions.size()), static_cast<Eigen::Index>(actions.size()));
+    for (std::size_t r = 0; r < actions.size(); ++r)
+      for (std::size_t c = 0; c < actions.size(); ++c)
+        s(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = f1_score(actions[r], actions[c]);
+    return s;
+  }();
+  Eigen::VectorXd gold = features_of(problem.features, positives_of(problem.labels));
+
+  double operator()(const Eigen::VectorXd& theta) const {
+    const Eigen::VectorXd psi = problem.features * theta;
+    Eigen::MatrixXd payoff = scores;
+    for (std::size_t c = 0; c < actions.size(); ++c) {
+      double potential = 0.0;
+      for (auto i : actions[c]) potential += psi[static_cast<Eigen::Index>(i)];
+      payoff.col(static_cast<Eigen::Index>(c)).array() -= potential;
+    }
+    const double value = solve_matrix_game(payoff, default_lp_backend()).value;
+    return 0.5 * lambda * theta.squaredNorm() - theta.dot(gold) - value;
+  }
+};
+
+MarginalTrainOptions options_with(double lambda, double tolerance) {
+  MarginalTrainOptions options;
+  options.lambda = lambda;
+  options.tolerance = tolerance;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("Training over marginals: a cut from an inexact game is a global minorant of F", "[marginal_trainer]") {
+  std::mt19937 rng(25);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  for (int trial = 0; trial < 3; ++trial) {
+    const BinaryProblem problem = random_problem(7, 2, rng);
+    const FullGameObjective full{problem, 0.3};
+    Eigen::VectorXd theta(3);
+    for (Eigen::Index j = 0; j < 3; ++j) theta[j] = 0.5 * normal(rng);
+    const Eigen::VectorXd psi = problem.features * theta;
+    // One round only: bounds far apart, yet the cut (offset by `upper`) stays below F everywhere,
+    // and F(theta) stays below the upper bound (from `lower`).
+    MarginalSolverOptions one_round;
+    one_round.max_rounds = 1;
+    const MarginalSolution game =
+        F1Game(std::vector<double>(psi.data(), psi.data() + psi.size())).solve_over_marginals(one_round).value();
+    INFO("trial " << trial << " game gap " << game.summary.gap);
+    const Eigen::VectorXd expected = problem.features.transpose() * game.adversary_marginals;
+    const double offset = game.summary.upper + theta.dot(expected);
+    auto cut = [&](const Eigen::VectorXd& t) {
+      return 0.5 * full.lambda * t.squaredNorm() - t.dot(full.gold) + t.dot(expected) - offset;
+    };
+    CHECK(full(theta) <= 0.5 * full.lambda * theta.squaredNorm() - theta.dot(full.gold) - game.summary.lower + 1e-9);
+    CHECK(full(theta) >= cut(theta) - 1e-9);
+    for (int probe = 0; probe < 8; ++probe) {
+      Eigen::VectorXd t = theta;
+      for (Eigen::Index j = 0; j < 3; ++j) t[j] += normal(rng);
+      CHECK(full(t) >= cut(t) - 1e-9);
+    }
+  }
+}
+
+TEST_CASE("Training over marginals: the certificate brackets the brute-force optimum", "[marginal_trainer]") {
+  std::mt19937 rng(2025);
+  for (int trial = 0; trial < 3; ++trial) {
+    const BinaryProblem problem = random_problem(6, 1, rng);
+    const double lambda = trial == 0 ? 0.05 : 0.5;
+    INFO("trial " << trial << " lambda " << lambda);
+    MarginalTrainSummary summary;
+    const BinaryModel model = train_binary_mpg_over_marginals(problem, f1_settings(), options_with(lambda, 1e-7), &summary);
+    REQUIRE(summary.converged());
+    REQUIRE(summary.gap <= 1e-7);
+    const FullGameObjective full{problem, lambda};
+    const double at_model = full(model.theta);
+    CHECK(at_model <= summary.objective + 1e-9);
+    CHECK(at_model >= summary.lower_bound - 1e-9);
+    // The minimum of F over (weight, bias) by nested golden-section searches on the full game (F
+    // is convex): min F <= the best value found, so the certified interval reaches below it.
+    auto golden = [](auto f, double low, double high, int steps) {
+      const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
+      double a = high - ratio * (high - low), b = low + ratio * (high - low), fa = f(a), fb = f(b);
+      for (int s = 0; s < steps; ++s) {
+        if (fa <= fb) {
+          high = b, b = a, fb = fa, a = high - ratio * (high - low), fa = f(a);
+        } else {
+          low = a, a = b, fa = fb, b = low + ratio * (high - low), fb = f(b);
+        }
+      }
+      return std::min(fa, fb);
+    };
+    const double brute = golden(
+        [&](double w) {
+          return golden([&](double bias) { return full(Eigen::Vector2d(w, bias)); }, -6.0, 6.0, 40);
+        },
+        -6.0, 6.0, 40);
+    CHECK(summary.lower_bound <= brute + 1e-9);
+    CHECK(summary.objective <= brute + 1e-7 + 1e-6);  // the search's own inaccuracy: ~1e-6
+  }
+}
+
+TEST_CASE("Training over marginals reaches the cutting-plane trainer's objective; warm starts change only the path",
+          "[marginal_trainer]") {
+  std::mt19937 rng(8);
+  for (int trial = 0; trial < 2; ++trial) {
+    const BinaryProblem problem = random_problem(trial == 0 ? 10 : 40, 4, rng);
+    const double lambda = trial == 0 ? 0.05 : 0.2;
+    INFO("trial " << trial);
+    MarginalTrainOptions options = options_with(lambda, 1e-7);
+    MarginalTrainSummary warm, cold;
+    train_binary_mpg_over_marginals(problem, f1_settings(), options, &warm);
+    options.warm_start = false;
+    train_binary_mpg_over_marginals(problem, f1_settings(), options, &cold);
+    CuttingPlaneOptions planes;
+    planes.lambda = lambda;
+    planes.tolerance = 1e-7;
+    CuttingPlaneSummary reference;
+    train_binary_mpg_cutting_plane(problem, f1_settings(), planes, &reference);
+    REQUIRE(warm.converged());
+    REQUIRE(cold.converged());
+    REQUIRE(reference.converged());
+    // Three certified intervals of width <= 1e-7 around one minimum: they overlap pairwise.
+    for (const auto* a : {&warm.objective, &cold.objective, &reference.objective})
+      for (const auto* b : {&warm.lower_bound, &cold.lower_bound, &reference.lower_bound}) CHECK(*b <= *a + 1e-12);
+    CHECK(warm.objective == Approx(reference.objective).margin(2e-7));
+    CHECK(cold.objective == Approx(warm.objective).margin(2e-7));
+  }
+}
+
+TEST_CASE("Training over marginals rejects impossible settings and reports caps as not converged",
+          "[marginal_trainer]") {
+  std::mt19937 rng(3);
+  const BinaryProblem problem = random_problem(12, 2, rng);
+  CHECK_THROWS_WITH(train_binary_mpg_over_marginals(problem, f1_settings(), options_with(0.0, 1e-6)),
+                    Catch::Contains("lambda > 0"));
+  CHECK_THROWS_WITH(train_binary_mpg_over_marginals(problem, precision_settings(AdversaryRestriction::unrestricted),
+                                                    options_with(0.1, 1e-6)),
+                    Catch::Contains("solved over marginals (F1)"));
+  MarginalTrainOptions options = options_with(0.1, 1e-12);
+  options.max_iterations = 2;
+  MarginalTrainSummary summary;
+  train_binary_mpg_over_marginals(problem, f1_settings(), options, &summary);
+  CHECK(summary.status == CuttingPlaneStatus::iteration_limit);
+  CHECK(summary.message == "not converged: iteration limit");
+  CHECK(summary.iterations == 2);
+  options.max_iterations = 0;
+  options.max_game_solves = 5;
+  train_binary_mpg_over_marginals(problem, f1_settings(), options, &summary);
+  CHECK(summary.status == CuttingPlaneStatus::solve_limit);
+  CHECK(summary.message == "not converged: game LP-round limit (5)");
+  CHECK(summary.game_rounds == 5);
+  CHECK(summary.to_json()["converged"] == false);
+}
