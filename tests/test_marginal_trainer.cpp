@@ -172,7 +172,7 @@ TEST_CASE("Training over marginals rejects impossible settings and reports caps 
   options.max_game_solves = 5;
   train_binary_mpg_over_marginals(problem, f1_settings(), options, &summary);
   CHECK(summary.status == CuttingPlaneStatus::solve_limit);
-  CHECK(summary.message == "not converged: game LP-round limit (5)");
+  CHECK(summary.message == "not converged: restricted-game solve limit (5)");
   CHECK(summary.game_rounds == 5);
   CHECK(summary.to_json()["converged"] == false);
 }

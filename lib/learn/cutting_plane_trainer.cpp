@@ -52,6 +52,36 @@ std::string CuttingPlaneSummary::report() const {
       seconds, lp_seconds, best_response_seconds, master_seconds);
 }
 
+bool CertifiedRunStop::stops(int iteration, double gap, double seconds, long game_solves, CuttingPlaneStatus& status,
+                             std::string& message) {
+  if (gap <= caps_.tolerance) {
+    status = CuttingPlaneStatus::converged;
+    message = "converged";
+    return true;
+  }
+  if (gap < best_gap_ * (1.0 - 1e-3)) {
+    best_gap_ = gap;
+    last_progress_ = iteration;
+  }
+  if (iteration - last_progress_ >= caps_.stall_iterations) {
+    status = CuttingPlaneStatus::no_progress;
+    message = "not converged: no progress in " + std::to_string(caps_.stall_iterations) +
+              " iterations (game accuracy limits the cuts)";
+    return true;
+  }
+  if (auto limit = limit_reached(iteration, caps_.max_iterations, seconds, caps_.max_seconds)) {
+    status = *limit == RunLimit::iterations ? CuttingPlaneStatus::iteration_limit : CuttingPlaneStatus::time_limit;
+    message = to_string(*limit);
+    return true;
+  }
+  if (caps_.max_game_solves > 0 && game_solves >= caps_.max_game_solves) {
+    status = CuttingPlaneStatus::solve_limit;
+    message = "not converged: restricted-game solve limit (" + std::to_string(caps_.max_game_solves) + ")";
+    return true;
+  }
+  return false;
+}
+
 BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
                                            const MetricSettings& settings,
                                            const CuttingPlaneOptions& options,
@@ -98,8 +128,8 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
   summary.objective = std::numeric_limits<double>::infinity();
   summary.lower_bound = -std::numeric_limits<double>::infinity();
   const double threshold = 1e-12;
-  double best_gap = std::numeric_limits<double>::infinity();
-  int last_progress = 0;
+  CertifiedRunStop stop({options.tolerance, options.stall_iterations, options.max_iterations, options.max_seconds,
+                         options.max_game_solves});
   for (;;) {
     ++summary.iterations;
     // 1.-2. The game at theta by double oracle over the restricted game, to an equilibrium gap
@@ -189,32 +219,9 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     if (options.progress)
       options.progress(summary.iterations, summary.objective, summary.lower_bound,
                        static_cast<int>(restricted.rows().size()), static_cast<int>(restricted.columns().size()));
-    if (summary.gap <= options.tolerance) {
-      summary.status = CuttingPlaneStatus::converged;
-      summary.message = "converged";
+    if (stop.stops(summary.iterations, summary.gap, seconds_since(start), summary.game_iterations, summary.status,
+                   summary.message))
       break;
-    }
-    if (summary.gap < best_gap * (1.0 - 1e-3)) {
-      best_gap = summary.gap;
-      last_progress = summary.iterations;
-    }
-    if (summary.iterations - last_progress >= options.stall_iterations) {
-      summary.status = CuttingPlaneStatus::no_progress;
-      summary.message = "not converged: no progress in " + std::to_string(options.stall_iterations) +
-                        " iterations (game accuracy limits the cuts)";
-      break;
-    }
-    if (auto limit = limit_reached(summary.iterations, options.max_iterations, seconds_since(start),
-                                   options.max_seconds)) {
-      summary.status = *limit == RunLimit::iterations ? CuttingPlaneStatus::iteration_limit : CuttingPlaneStatus::time_limit;
-      summary.message = to_string(*limit);
-      break;
-    }
-    if (options.max_game_solves > 0 && summary.game_iterations >= options.max_game_solves) {
-      summary.status = CuttingPlaneStatus::solve_limit;
-      summary.message = "not converged: restricted-game solve limit (" + std::to_string(options.max_game_solves) + ")";
-      break;
-    }
   }
   summary.cuts = bundle.cuts();
   summary.predictor_actions = static_cast<int>(restricted.rows().size());

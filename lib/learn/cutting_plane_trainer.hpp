@@ -24,6 +24,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 
@@ -90,6 +91,29 @@ struct CuttingPlaneSummary {
   nlohmann::json to_json() const;
   // "<message> after <n> iterations: objective <F> (certified gap <g>), <cuts> cuts, ...; <s> s (...)".
   std::string report() const;
+};
+
+// The stop tests of the certified trainers over games (this one and marginal_trainer.hpp), after
+// each iteration in this order: certified within the tolerance; no progress (the gap shrank by
+// < 0.1% in stall_iterations); the iteration or time cap; the cap on restricted-game solves.
+class CertifiedRunStop {
+ public:
+  struct Caps {
+    double tolerance;
+    int stall_iterations;
+    int max_iterations;
+    double max_seconds;
+    long max_game_solves;
+  };
+  explicit CertifiedRunStop(const Caps& caps) : caps_(caps) {}
+  // True if the run stops after this iteration; then status and message say why.
+  bool stops(int iteration, double gap, double seconds, long game_solves, CuttingPlaneStatus& status,
+             std::string& message);
+
+ private:
+  Caps caps_;
+  double best_gap_ = std::numeric_limits<double>::infinity();
+  int last_progress_ = 0;
 };
 
 BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,

@@ -9,7 +9,6 @@
 #include <nlohmann/json.hpp>
 
 #include "lib/base/error.hpp"
-#include "lib/base/run_limits.hpp"
 #include "lib/learn/cut_model.hpp"
 #include "lib/metrics/f1_segment_solver.hpp"
 
@@ -63,8 +62,8 @@ BinaryModel train_binary_mpg_over_marginals(const BinaryProblem& problem, const 
   MarginalTrainSummary summary;
   summary.objective = std::numeric_limits<double>::infinity();
   summary.lower_bound = -std::numeric_limits<double>::infinity();
-  double best_gap = std::numeric_limits<double>::infinity();
-  int last_progress = 0;
+  CertifiedRunStop stop({options.tolerance, options.stall_iterations, options.max_iterations, options.max_seconds,
+                         options.max_game_solves});
   for (;;) {
     ++summary.iterations;
     // The game at theta, to a gap small against the decrease the model predicted for this step.
@@ -110,32 +109,9 @@ BinaryModel train_binary_mpg_over_marginals(const BinaryProblem& problem, const 
     summary.serious_steps = bundle.serious_steps();
     summary.gap = summary.objective - summary.lower_bound;
     if (options.progress) options.progress(summary, game_summary);
-    if (summary.gap <= options.tolerance) {
-      summary.status = CuttingPlaneStatus::converged;
-      summary.message = "converged";
+    if (stop.stops(summary.iterations, summary.gap, seconds_since(start), summary.game_rounds, summary.status,
+                   summary.message))
       break;
-    }
-    if (summary.gap < best_gap * (1.0 - 1e-3)) {
-      best_gap = summary.gap;
-      last_progress = summary.iterations;
-    }
-    if (summary.iterations - last_progress >= options.stall_iterations) {
-      summary.status = CuttingPlaneStatus::no_progress;
-      summary.message = "not converged: no progress in " + std::to_string(options.stall_iterations) +
-                        " iterations (game accuracy limits the cuts)";
-      break;
-    }
-    if (auto limit = limit_reached(summary.iterations, options.max_iterations, seconds_since(start),
-                                   options.max_seconds)) {
-      summary.status = *limit == RunLimit::iterations ? CuttingPlaneStatus::iteration_limit : CuttingPlaneStatus::time_limit;
-      summary.message = to_string(*limit);
-      break;
-    }
-    if (options.max_game_solves > 0 && summary.game_rounds >= options.max_game_solves) {
-      summary.status = CuttingPlaneStatus::solve_limit;
-      summary.message = "not converged: game LP-round limit (" + std::to_string(options.max_game_solves) + ")";
-      break;
-    }
   }
   summary.cuts = bundle.cuts();
   summary.seconds = seconds_since(start);
