@@ -59,7 +59,7 @@ Action add_train(CLI::App& app) {
                       "with the unrestricted adversary only: ADMM on the closed-form objective, its "
                       "multiplier a dual point, same certificate), lbfgs or adadelta (one solved "
                       "game per objective evaluation, uncertified); auto = dual where it applies, "
-                      "else marginals where it applies, else cutting_plane")
+                      "else cutting_plane (marginals is not yet faster: docs/methods.md)")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "marginals", "cutting_plane", "dual", "lbfgs", "adadelta"}));
   command->add_option("--start", s->start,

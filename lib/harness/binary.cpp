@@ -40,9 +40,9 @@ const MethodKind& mpg_kind() {
   static const MethodKind kind{
       "mpg",
       "MPG with the table's metric as the game (thesis Eq. 3.9): the training part is one game over its examples, "
-      "Φ(x, y) = Σᵢ yᵢ xᵢ with a bias feature 1. Trained to a certified objective gap by the proximal bundle over "
-      "games solved over marginals (F1), the dual trainer (P@k with its closed-form game) or cutting planes "
-      "over the double oracle (the trainer parameter); the prediction is the predictor's most probable pure "
+      "Φ(x, y) = Σᵢ yᵢ xᵢ with a bias feature 1. Trained to a certified objective gap by cutting planes over the "
+      "double oracle (P@k with its closed-form game: by the dual trainer; F1 optionally by the proximal bundle over "
+      "games solved over marginals, the trainer parameter); the prediction is the predictor's most probable pure "
       "action of the validation or test game.",
       ParameterTable({
           kLambda,
@@ -56,9 +56,9 @@ const MethodKind& mpg_kind() {
                             "rounds over marginals; cutting_plane: double-oracle solves) (0 = none): a "
                             "deterministic cap, reported as not converged"),
           choice_parameter("trainer", "auto", {"auto", "marginals", "cutting_plane"},
-                           "auto: P@k by its dual trainer, F1 by the proximal bundle over games solved over "
-                           "marginals (marginals); cutting_plane: cutting planes with the double oracle folded in "
-                           "(the earlier default, slower)"),
+                           "auto: P@k by its dual trainer, F1 by cutting planes with the double oracle folded in "
+                           "(cutting_plane); marginals (F1 only): the proximal bundle over games solved over "
+                           "marginals, same certificate, not yet faster (docs/methods.md)"),
           choice_parameter("game_solver", "auto", {"auto", "double_oracle", "marginals"},
                            "solver of the validation and test games: auto (F1 over marginals, P@k in closed "
                            "form), the double oracle, or (F1 only) the solver over marginals "
@@ -214,8 +214,8 @@ BinaryPrediction predict_game(const BinaryModel& model, const BinaryProblem& pro
   return predict_binary_mpg(model, problem, options);
 }
 
-// Training picks the metric's own trainer (the dual over P@k's closed-form game, the trainer over
-// marginals for F1) unless the method names one.
+// Training picks the metric's own trainer (the dual over P@k's closed-form game, else cutting
+// planes) unless the method names one.
 json mpg_validate(const TaskData& t, const ParameterValues& p) {
   json result;
   const auto start = clock_type::now();

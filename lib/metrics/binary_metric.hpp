@@ -50,7 +50,7 @@ double binary_metric_score(const MetricSettings& settings, const std::vector<int
 bool has_dual_trainer(const MetricSettings& settings);
 // Capability: the metric's game has a solver over marginals with exact bounds and the adversary's
 // marginals (BinaryGame::solve_over_marginals; F1), so learning has the certified trainer over
-// marginals (lib/learn/marginal_trainer), which train_binary_mpg_model prefers after the dual.
+// marginals (lib/learn/marginal_trainer).
 bool has_marginal_solver(const MetricSettings& settings);
 
 // The settings' fields in a model file: "metric" and the metric's parameters. read_* throws

@@ -17,8 +17,8 @@
 
 namespace mpg {
 
-// automatic: the metric's dual trainer where it has one (has_dual_trainer), else the trainer over
-// marginals where its game has that solver (has_marginal_solver), else cutting_plane.
+// automatic: the metric's dual trainer where it has one (has_dual_trainer), else cutting_plane;
+// marginals (the game's solver over marginals, has_marginal_solver: F1) only when asked for.
 enum class BinaryTrainer { automatic, dual, marginals, cutting_plane, lbfgs, adadelta };
 // "auto" | "dual" | "marginals" | "cutting_plane" | "lbfgs" | "adadelta"
 BinaryTrainer parse_binary_trainer(const std::string& name);
