@@ -1,8 +1,8 @@
 // One entry point that trains a binary MPG model, whichever trainer fits: the metric's exact dual
-// trainer where it has one (lib/learn/precision_at_k_trainer), the proximal bundle over games
-// solved over marginals where the game has that solver (F1; lib/learn/marginal_trainer), cutting
-// planes with the double oracle folded in (lib/learn/cutting_plane_trainer), or a gradient method
-// over exactly solved games (train_binary_mpg). `mpg train` and `mpg run` both call it. A file of its own so that
+// trainer where it has one (lib/learn/precision_at_k_trainer), cutting planes with the double
+// oracle folded in (lib/learn/cutting_plane_trainer), on request the proximal bundle over games
+// solved over marginals (F1; lib/learn/marginal_trainer), or a gradient method over exactly solved
+// games (train_binary_mpg). `mpg train` and `mpg run` both call it. A file of its own so that
 // code that only scores or predicts does not depend on the trainers.
 #pragma once
 
