@@ -61,8 +61,9 @@ TEST_CASE("Training over marginals: a cut from an inexact game is a global minor
   for (int trial = 0; trial < 3; ++trial) {
     const BinaryProblem problem = random_problem(7, 2, rng);
     const FullGameObjective full{problem, 0.3};
-    Eigen::VectorXd theta(3);
-    for (Eigen::Index j = 0; j < 3; ++j) theta[j] = 0.5 * normal(rng);
+    const Eigen::Index d = problem.features.cols();  // 2 features and the bias
+    Eigen::VectorXd theta(d);
+    for (Eigen::Index j = 0; j < d; ++j) theta[j] = 0.5 * normal(rng);
     const Eigen::VectorXd psi = problem.features * theta;
     // One round only: bounds far apart, yet the cut (offset by `upper`) stays below F everywhere,
     // and F(theta) stays below the upper bound (from `lower`).
@@ -80,7 +81,7 @@ TEST_CASE("Training over marginals: a cut from an inexact game is a global minor
     CHECK(full(theta) >= cut(theta) - 1e-9);
     for (int probe = 0; probe < 8; ++probe) {
       Eigen::VectorXd t = theta;
-      for (Eigen::Index j = 0; j < 3; ++j) t[j] += normal(rng);
+      for (Eigen::Index j = 0; j < d; ++j) t[j] += normal(rng);
       CHECK(full(t) >= cut(t) - 1e-9);
     }
   }
