@@ -42,6 +42,12 @@ inline mpg::harness::RunOptions quiet_options(const TempDir& dir, int threads = 
   return options;
 }
 
+// quiet_options with `threads` cells at a time into <dir>/results<threads>, so that runs with
+// different thread counts do not share a results directory (their tables are compared).
+inline mpg::harness::RunOptions threaded_options(const TempDir& dir, int threads = 1) {
+  return quiet_options(dir, threads, "results" + std::to_string(threads));
+}
+
 // A checker of spec errors: rejects(override, fragment) expects loading `spec` with the override
 // to fail with a message that names the spec file and contains `fragment`.
 inline auto spec_rejections(const TempDir& dir, nlohmann::json spec) {

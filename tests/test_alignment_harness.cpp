@@ -18,6 +18,7 @@
 using namespace mpg::harness;
 using mpg::testing::ScopedEnvironment;
 using mpg::testing::TempDir;
+using mpg::testing::threaded_options;
 using mpg::testing::write_spec;
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
@@ -139,14 +140,6 @@ class SyntheticHansards {
 SyntheticHansards verified_hansards(const TempDir& dir, bool permuted = false) {
   return SyntheticHansards(dir, [](const std::string&, const std::string& sha256) { return nlohmann::json(sha256); },
                            permuted);
-}
-
-RunOptions threaded_options(const TempDir& dir, int threads = 1) {
-  RunOptions options;
-  options.results_directory = (dir.path() / fmt::format("results{}", threads)).string();
-  options.progress = false;
-  options.threads = threads;
-  return options;
 }
 
 // The result's numbers without times, weights' last digits and provenance: each row's AER

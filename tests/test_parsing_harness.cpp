@@ -20,6 +20,7 @@
 using namespace mpg::harness;
 using mpg::testing::ScopedEnvironment;
 using mpg::testing::TempDir;
+using mpg::testing::threaded_options;
 using mpg::testing::write_spec;
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
@@ -104,14 +105,6 @@ class SyntheticTreebank {
 
 SyntheticTreebank verified_treebank(const TempDir& dir, bool reversed = false) {
   return SyntheticTreebank(dir, [](const std::string& sha256) { return nlohmann::json(sha256); }, reversed);
-}
-
-RunOptions threaded_options(const TempDir& dir, int threads = 1) {
-  RunOptions options;
-  options.results_directory = (dir.path() / fmt::format("results{}", threads)).string();
-  options.progress = false;
-  options.threads = threads;
-  return options;
 }
 
 // The result's numbers without its times and provenance.
