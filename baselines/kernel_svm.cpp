@@ -76,6 +76,56 @@ double projected_gradient(double gradient, double alpha, double upper) {
   return gradient;
 }
 
+// One subspace Newton step on the free set F = {i : 0 < a_i < U_i}, the other coordinates held
+// fixed: d_F = -Q_FF^{-1} G_F is the exact minimizer of (D) over that affine subspace (what
+// coordinate descent approaches only slowly when Q_FF is ill-conditioned, e.g. an RBF kernel of
+// small gamma, nearly constant). The step taken is a_F <- clip(a_F + s d_F) for the largest s in
+// {1, 1/2, ..., 2^-20} whose exact change of the dual, g^T delta + 1/2 delta^T Q_FF delta, is
+// negative; no step when Q_FF is not numerically positive definite or no s lowers the dual. The
+// objective only decreases, so coordinate descent's convergence is kept. Returns whether a step
+// was taken.
+bool subspace_newton_step(ColumnCache& cache, const Eigen::VectorXd& sign, const Eigen::VectorXd& upper,
+                                Eigen::VectorXd& alpha, Eigen::VectorXd& gradient) {
+  std::vector<long> free;
+  for (long i = 0; i < alpha.size(); ++i)
+    if (alpha[i] > 0.0 && alpha[i] < upper[i]) free.push_back(i);
+  if (free.empty()) return false;
+  const long f = static_cast<long>(free.size());
+  Eigen::MatrixXd q(f, f);
+  Eigen::VectorXd g(f), d(f), delta(f);
+  for (long c = 0; c < f; ++c) {
+    const long j = free[static_cast<std::size_t>(c)];
+    const double* column = cache.column(j);  // copied at once: a cached column may be evicted later
+    for (long r = 0; r < f; ++r) {
+      const long i = free[static_cast<std::size_t>(r)];
+      q(r, c) = sign[i] * sign[j] * column[i];
+    }
+    g[c] = gradient[j];
+  }
+  const Eigen::LLT<Eigen::MatrixXd> cholesky(q);
+  if (cholesky.info() != Eigen::Success) return false;
+  d = -cholesky.solve(g);
+  if (!d.allFinite()) return false;
+  bool accepted = false;
+  for (double scale = 1.0; scale >= 0x1p-20 && !accepted; scale *= 0.5) {
+    for (long c = 0; c < f; ++c) {
+      const long j = free[static_cast<std::size_t>(c)];
+      delta[c] = std::clamp(alpha[j] + scale * d[c], 0.0, upper[j]) - alpha[j];
+    }
+    accepted = g.dot(delta) + 0.5 * delta.dot(q * delta) < 0.0;
+  }
+  if (!accepted) return false;
+  for (long c = 0; c < f; ++c) {
+    if (delta[c] == 0.0) continue;
+    const long j = free[static_cast<std::size_t>(c)];
+    alpha[j] += delta[c];
+    const double* column = cache.column(j);
+    const double change = delta[c] * sign[j];
+    for (long i = 0; i < alpha.size(); ++i) gradient[i] += change * sign[i] * column[i];
+  }
+  return true;
+}
+
 }  // namespace
 
 RbfGram::RbfGram(Eigen::MatrixXd points, double gamma, std::size_t max_full_bytes)
@@ -182,9 +232,27 @@ KernelSvmModel train_kernel_svm(const RbfGram& gram, const std::vector<int>& lab
   KernelSvmSummary s;
   double violation = 0.0;
   long i = most_violating(violation);
+  // Subspace Newton steps are tried every n coordinate updates, once the updates since the last
+  // one outweigh its cost: the Cholesky factorization of Q_FF costs f^3 / 3 flops for f free
+  // coordinates, n updates about 2 n^2; the factor 1/48 was measured on Yeast (gamma 2^-6 to
+  // 2^3): cases where coordinate descent converges within a few n updates (large gamma, K close
+  // to the identity, many free coordinates) then take no Newton step at all.
+  long since_newton = 0;
   while (violation > options.epsilon) {
     if (s.iterations >= options.max_iterations) break;
+    if (options.subspace_newton && since_newton >= n && since_newton % n == 0) {
+      long free = 0;
+      for (long j = 0; j < n; ++j) free += alpha[j] > 0.0 && alpha[j] < upper[j] ? 1 : 0;
+      const double f = static_cast<double>(free);
+      if (static_cast<double>(since_newton) >= f * f * f / (48.0 * static_cast<double>(n))) {
+        since_newton = 0;
+        if (subspace_newton_step(cache, sign, upper, alpha, gradient)) ++s.newton_steps;
+        i = most_violating(violation);
+        continue;
+      }
+    }
     ++s.iterations;
+    ++since_newton;
     const double* column = cache.column(i);
     const double q_ii = column[i];
     const double old = alpha[i];

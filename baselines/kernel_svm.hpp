@@ -59,6 +59,9 @@ struct KernelSvmOptions {
   double negative_weight = 1.0;  // c_- > 0 (the FP cost; 1 in the thesis)
   double epsilon = 1e-3;         // stop when max_i |projected gradient_i| <= epsilon
   long max_iterations = 10000000;  // coordinate updates; reaching it is "not converged"
+  // Interleave subspace Newton steps on the free set with the coordinate updates (see
+  // train_kernel_svm); false: plain greedy coordinate descent.
+  bool subspace_newton = true;
   // Memory for kernel columns when the Gram matrix is not precomputed.
   std::size_t cache_bytes = std::size_t{1} << 27;
 };
@@ -74,6 +77,7 @@ struct KernelSvmSummary {
   bool converged = false;
   std::string status;           // "converged" or "iteration cap"
   long iterations = 0;          // coordinate updates
+  long newton_steps = 0;        // accepted subspace Newton steps
   double max_violation = 0.0;   // max_i |projected gradient_i| at the end
   double primal = 0.0;
   double dual = 0.0;            // -(D): the maximized dual objective sum a - 1/2 a^T Q a
