@@ -85,7 +85,7 @@ double projected_gradient(double gradient, double alpha, double upper) {
 // objective only decreases, so coordinate descent's convergence is kept. Returns whether a step
 // was taken.
 bool subspace_newton_step(ColumnCache& cache, const Eigen::VectorXd& sign, const Eigen::VectorXd& upper,
-                                Eigen::VectorXd& alpha, Eigen::VectorXd& gradient) {
+                          Eigen::VectorXd& alpha, Eigen::VectorXd& gradient) {
   std::vector<long> free;
   for (long i = 0; i < alpha.size(); ++i)
     if (alpha[i] > 0.0 && alpha[i] < upper[i]) free.push_back(i);
