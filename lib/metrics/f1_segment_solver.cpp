@@ -24,9 +24,11 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <tuple>
 
 #include "lib/base/error.hpp"
 #include "lib/metrics/f1_marginal_rounds.hpp"
@@ -348,11 +350,63 @@ void collect_cuts(const Segmentation& g, const AffineCosts& costs, const std::ve
   }
 }
 
-// The restricted game as a GLPK LP, built afresh each round (it has a few hundred rows).
+// The restricted game as a GLPK LP, built each round (segments and fixings change), started
+// from the last round's basis where that is still a basis.
 struct RestrictedSolution {
   double value = 0.0;
   SegmentStrategy predictor, adversary;
   int rows = 0;
+};
+
+// The last restricted LP's basis, each row's and column's status stored under what it stands
+// for (kind, then segment by its first rank and/or size), so that the next round's LP starts
+// from it: its new rows (new sizes, the second half of a split segment) start basic and its new
+// columns at a bound; a segment split keeps its first half's statuses. The count of basic
+// variables is repaired; a singular basis falls back to GLPK's standard one.
+class LpBasis {
+ public:
+  using Key = std::tuple<int, long, long>;
+
+  // Sets P's statuses from the stored ones; false if nothing is stored.
+  bool restore(glp_prob* P, const std::vector<Key>& row_keys, const std::vector<Key>& column_keys) const {
+    if (status_.empty()) return false;
+    const int rows = glp_get_num_rows(P), columns = glp_get_num_cols(P);
+    int basic = 0;
+    for (int i = 1; i <= rows; ++i) {
+      const auto at = status_.find(row_keys[static_cast<std::size_t>(i)]);
+      const int status = at == status_.end() ? GLP_BS : at->second;
+      glp_set_row_stat(P, i, status);
+      basic += status == GLP_BS;
+    }
+    for (int j = 1; j <= columns; ++j) {
+      const auto at = status_.find(column_keys[static_cast<std::size_t>(j)]);
+      const int status = at == status_.end() ? GLP_NS : at->second;  // GLPK picks the bound
+      glp_set_col_stat(P, j, status);
+      basic += status == GLP_BS;
+    }
+    // As many basic variables as rows: rows' auxiliaries in or columns out, from the end.
+    for (int i = rows; i >= 1 && basic < rows; --i)
+      if (glp_get_row_stat(P, i) != GLP_BS) {
+        glp_set_row_stat(P, i, GLP_BS);
+        ++basic;
+      }
+    for (int j = columns; j >= 1 && basic > rows; --j)
+      if (glp_get_col_stat(P, j) == GLP_BS) {
+        glp_set_col_stat(P, j, GLP_NS);
+        --basic;
+      }
+    return glp_factorize(P) == 0;
+  }
+
+  void save(glp_prob* P, const std::vector<Key>& row_keys, const std::vector<Key>& column_keys) {
+    status_.clear();
+    for (int i = 1; i <= glp_get_num_rows(P); ++i) status_[row_keys[static_cast<std::size_t>(i)]] = glp_get_row_stat(P, i);
+    for (int j = 1; j <= glp_get_num_cols(P); ++j)
+      status_[column_keys[static_cast<std::size_t>(j)]] = glp_get_col_stat(P, j);
+  }
+
+ private:
+  std::map<Key, int> status_;
 };
 
 struct GlpDeleter {
@@ -362,60 +416,75 @@ struct GlpDeleter {
 // Payoffs enter the LP multiplied by payoff_scale (the value is divided back): GLPK's tolerances
 // are absolute for small numbers, and at a learned theta the costs F1 terms 2/(k+l) and psi are
 // ~1e-4..1e-3 while the value needs 1e-6 over thousands of examples.
+// Per size of each player and per segment: +1 if the size's marginals are fixed at 1 there (all
+// in: the marginal is the size's weight), -1 if fixed at 0, 0 if free (the affine c + d t). A
+// size's band of mixing examples is narrow, so fixing the segments outside it keeps the LP's
+// rows about linear in the number of sizes instead of sizes x segments.
+struct Fixings {
+  std::map<long, std::vector<signed char>> predictor, adversary;
+  static int at(const std::map<long, std::vector<signed char>>& side, long size, std::size_t segment) {
+    const auto it = side.find(size);
+    return it == side.end() || segment >= it->second.size() ? 0 : it->second[segment];
+  }
+};
+
 std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const std::vector<long>& K,
                                                    const std::vector<long>& L, double seconds_left,
-                                                   double payoff_scale) {
+                                                   double payoff_scale, LpBasis& basis, const Fixings& fix) {
   const double F = payoff_scale;
   std::unique_ptr<glp_prob, GlpDeleter> lp(glp_create_prob());
   glp_prob* P = lp.get();
   glp_set_obj_dir(P, GLP_MAX);
-  std::vector<int> ia{0}, ja{0};
-  std::vector<double> ar{0.0};
-  auto put = [&](int row, int column, double x) {
-    if (std::abs(x) < 1e-15) return;  // rounding noise (e.g. the sum of a centred t)
-    ia.push_back(row);
-    ja.push_back(column);
-    ar.push_back(x);
-  };
-  auto column = [&](int kind) {
+  std::map<std::pair<int, int>, double> entries;  // (row, column) -> coefficient, summed
+  auto put = [&](int row, int column, double x) { entries[{row, column}] += x; };
+  // Every row and column is named by what it stands for (LpBasis::Key), in GLPK's order.
+  std::vector<LpBasis::Key> row_keys{{}}, column_keys{{}};
+  auto column = [&](int kind, LpBasis::Key key) {
     const int j = glp_add_cols(P, 1);
     glp_set_col_bnds(P, j, kind, 0.0, 0.0);
+    column_keys.push_back(key);
     return j;
   };
-  auto row = [&](int kind, double lo, double up) {
+  auto row = [&](int kind, double lo, double up, LpBasis::Key key) {
     const int i = glp_add_rows(P, 1);
     glp_set_row_bnds(P, i, kind, lo, up);
+    row_keys.push_back(key);
     return i;
   };
   const std::size_t S = g.segments.size(), nk = K.size(), nl = L.size();
-  const int z = column(GLP_FR);
+  const int z = column(GLP_FR, {100, 0, 0});
   glp_set_obj_coef(P, z, 1.0);
-  const int r0 = column(GLP_LO);
-  const int one = row(GLP_FX, 1.0, 1.0);
+  const int r0 = column(GLP_LO, {101, 0, 0});
+  const int one = row(GLP_FX, 1.0, 1.0, {0, 0, 0});
   put(one, r0, 1.0);
   std::vector<int> r(nk), A(S * nk), B(S * nk, 0);
   for (std::size_t j = 0; j < nk; ++j) {
-    r[j] = column(GLP_LO);
+    r[j] = column(GLP_LO, {102, K[j], 0});
     put(one, r[j], 1.0);
-    const int sum = row(GLP_FX, 0.0, 0.0);  // (sum_s n_s A + T1 B) / k - r = 0
+    const int sum = row(GLP_FX, 0.0, 0.0, {1, K[j], 0});  // (sum_s n_s A + T1 B) / k - r = 0
     const double k = static_cast<double>(K[j]);
     put(sum, r[j], -1.0);
     for (std::size_t s = 0; s < S; ++s) {
       const Segment& seg = g.segments[s];
       const std::size_t x = s * nk + j;
-      A[x] = column(GLP_FR);
+      const int fixed = Fixings::at(fix.predictor, K[j], s);
+      if (fixed > 0) put(sum, r[j], static_cast<double>(seg.size()) / k);
+      if (fixed != 0) continue;
+      A[x] = column(GLP_FR, {103, seg.first, K[j]});
       put(sum, A[x], static_cast<double>(seg.size()) / k);
       if (seg.constant()) {
         glp_set_col_bnds(P, A[x], GLP_LO, 0.0, 0.0);
-        const int up = row(GLP_UP, 0.0, 0.0);
+        const int up = row(GLP_UP, 0.0, 0.0, {2, seg.first, K[j]});
         put(up, A[x], 1.0);
         put(up, r[j], -1.0);
         continue;
       }
-      B[x] = column(GLP_FR);
+      B[x] = column(GLP_FR, {104, seg.first, K[j]});
       put(sum, B[x], seg.sum_t / k);
-      for (double t : {seg.t_min, seg.t_max}) {
-        const int lo = row(GLP_LO, 0.0, 0.0), up = row(GLP_UP, 0.0, 0.0);
+      for (int end = 0; end < 2; ++end) {
+        const double t = end == 0 ? seg.t_min : seg.t_max;
+        const int lo = row(GLP_LO, 0.0, 0.0, {3 + 2 * end, seg.first, K[j]}),
+                  up = row(GLP_UP, 0.0, 0.0, {4 + 2 * end, seg.first, K[j]});
         put(lo, A[x], 1.0);
         put(lo, B[x], t);
         put(up, A[x], 1.0);
@@ -424,37 +493,56 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
       }
     }
   }
-  const int empty_row = row(GLP_UP, 0.0, 0.0);  // z - r_0 <= 0
+  const int empty_row = row(GLP_UP, 0.0, 0.0, {7, 0, 0});  // z - r_0 <= 0
   put(empty_row, z, 1.0);
   put(empty_row, r0, -F);
   std::vector<int> value_row(nl), c_row(S * nl), d_row(S * nl, 0);
   for (std::size_t m = 0; m < nl; ++m) {
     const double l = static_cast<double>(L[m]);
-    value_row[m] = row(GLP_UP, 0.0, 0.0);
-    const int mu = column(GLP_FR);
+    value_row[m] = row(GLP_UP, 0.0, 0.0, {8, L[m], 0});
+    const int mu = column(GLP_FR, {105, L[m], 0});
     put(value_row[m], z, 1.0);
     put(value_row[m], mu, -l);
+    double rhs = 0.0;
     for (std::size_t s = 0; s < S; ++s) {
       const Segment& seg = g.segments[s];
       const double ns = static_cast<double>(seg.size()), t1 = seg.sum_t / ns, t2 = seg.sum_t2 / ns;
       const std::size_t x = s * nl + m;
-      c_row[x] = row(GLP_FX, -F * (seg.mean + t1 * seg.scale), -F * (seg.mean + t1 * seg.scale));
+      const int fixed = Fixings::at(fix.adversary, L[m], s);
+      if (fixed < 0) continue;
+      if (fixed > 0) {  // y = 1 on s: its costs' sum enters the value row, its size the mu's
+        put(value_row[m], mu, ns);
+        rhs -= F * (seg.mean * ns + seg.scale * seg.sum_t);
+        for (std::size_t j = 0; j < nk; ++j) {
+          const double kk = F * kernel(K[j], L[m]);
+          const int fixed_p = Fixings::at(fix.predictor, K[j], s);
+          if (fixed_p > 0) put(value_row[m], r[j], -kk * ns);
+          if (fixed_p != 0) continue;
+          put(value_row[m], A[s * nk + j], -kk * ns);
+          if (B[s * nk + j]) put(value_row[m], B[s * nk + j], -kk * seg.sum_t);
+        }
+        continue;
+      }
+      c_row[x] = row(GLP_FX, -F * (seg.mean + t1 * seg.scale), -F * (seg.mean + t1 * seg.scale), {9, seg.first, L[m]});
       put(c_row[x], mu, 1.0);
       for (std::size_t j = 0; j < nk; ++j) {
         const double kk = F * kernel(K[j], L[m]);
+        const int fixed_p = Fixings::at(fix.predictor, K[j], s);
+        if (fixed_p > 0) put(c_row[x], r[j], -kk);
+        if (fixed_p != 0) continue;
         put(c_row[x], A[s * nk + j], -kk);
-        if (!seg.constant()) put(c_row[x], B[s * nk + j], -kk * t1);
+        if (B[s * nk + j]) put(c_row[x], B[s * nk + j], -kk * t1);
       }
-      const int rho1 = column(GLP_LO), rho3 = column(GLP_LO);  // x >= 0, x <= 1 at t_min
+      const int rho1 = column(GLP_LO, {106, seg.first, L[m]}), rho3 = column(GLP_LO, {107, seg.first, L[m]});  // x >= 0, x <= 1 at t_min
       put(c_row[x], rho1, 1.0);
       put(c_row[x], rho3, -1.0);
       put(value_row[m], rho3, ns);
       if (seg.constant()) continue;
-      const int rho2 = column(GLP_LO), rho4 = column(GLP_LO);  // at t_max
+      const int rho2 = column(GLP_LO, {108, seg.first, L[m]}), rho4 = column(GLP_LO, {109, seg.first, L[m]});  // at t_max
       put(c_row[x], rho2, 1.0);
       put(c_row[x], rho4, -1.0);
       put(value_row[m], rho4, ns);
-      d_row[x] = row(GLP_FX, -F * (seg.mean * t1 + seg.scale * t2), -F * (seg.mean * t1 + seg.scale * t2));
+      d_row[x] = row(GLP_FX, -F * (seg.mean * t1 + seg.scale * t2), -F * (seg.mean * t1 + seg.scale * t2), {10, seg.first, L[m]});
       put(d_row[x], mu, t1);
       put(d_row[x], rho1, seg.t_min);
       put(d_row[x], rho3, -seg.t_min);
@@ -462,23 +550,39 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
       put(d_row[x], rho4, -seg.t_max);
       for (std::size_t j = 0; j < nk; ++j) {
         const double kk = F * kernel(K[j], L[m]);
+        const int fixed_p = Fixings::at(fix.predictor, K[j], s);
+        if (fixed_p > 0) put(d_row[x], r[j], -kk * t1);
+        if (fixed_p != 0) continue;
         put(d_row[x], A[s * nk + j], -kk * t1);
-        put(d_row[x], B[s * nk + j], -kk * t2);
+        if (B[s * nk + j]) put(d_row[x], B[s * nk + j], -kk * t2);
       }
     }
+    glp_set_row_bnds(P, value_row[m], GLP_UP, 0.0, rhs);
   }
+  std::vector<int> ia{0}, ja{0};
+  std::vector<double> ar{0.0};
+  for (const auto& [at, x] : entries)
+    if (std::abs(x) >= 1e-15) {  // rounding noise (e.g. the sum of a centred t)
+      ia.push_back(at.first);
+      ja.push_back(at.second);
+      ar.push_back(x);
+    }
   glp_load_matrix(P, static_cast<int>(ia.size()) - 1, ia.data(), ja.data(), ar.data());
   glp_term_out(GLP_OFF);
   // Equilibration only: GLPK's automatic scaling let the simplex report an infeasible point as
   // optimal on some of these LPs (small random games of the tests).
   glp_scale_prob(P, GLP_SF_EQ);
-  glp_std_basis(P);
   glp_smcp settings;
   glp_init_smcp(&settings);
   settings.msg_lev = GLP_MSG_OFF;
   settings.presolve = GLP_OFF;
   if (seconds_left < 1e6) settings.tm_lim = static_cast<int>(std::max(seconds_left, 0.001) * 1000.0);
-  int code = glp_simplex(P, &settings);
+  int code = -1;
+  if (basis.restore(P, row_keys, column_keys)) code = glp_simplex(P, &settings);
+  if (code != 0 || glp_get_status(P) != GLP_OPT) {  // from the standard basis
+    glp_std_basis(P);
+    code = glp_simplex(P, &settings);
+  }
   if (code != 0 || glp_get_status(P) != GLP_OPT) {  // once more from a fresh basis, dual simplex
     glp_adv_basis(P, 0);
     settings.meth = GLP_DUALP;
@@ -486,6 +590,7 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
   }
   glp_term_out(GLP_ON);
   if (code != 0 || glp_get_status(P) != GLP_OPT) return std::nullopt;
+  basis.save(P, row_keys, column_keys);
 
   RestrictedSolution out;
   out.value = glp_get_obj_val(P) / F;
@@ -503,6 +608,11 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
   SegmentStrategy& p = out.predictor;
   read(p, glp_get_col_prim(P, r0), K, [&](std::size_t j) { return glp_get_col_prim(P, r[j]); },
        [&](std::size_t y, double& c, double& d) {
+         const int fixed = Fixings::at(fix.predictor, K[y % nk], y / nk);
+         if (fixed != 0) {
+           c = fixed > 0 ? glp_get_col_prim(P, r[y % nk]) : 0.0;
+           return;
+         }
          c = glp_get_col_prim(P, A[y]);
          if (B[y]) d = glp_get_col_prim(P, B[y]);
        });
@@ -510,6 +620,11 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
   SegmentStrategy& q = out.adversary;
   read(q, glp_get_row_dual(P, empty_row), L, [&](std::size_t m) { return glp_get_row_dual(P, value_row[m]); },
        [&](std::size_t y, double& c, double& d) {
+         const int fixed = Fixings::at(fix.adversary, L[y % nl], y / nl);
+         if (fixed != 0) {
+           c = fixed > 0 ? glp_get_row_dual(P, value_row[y % nl]) : 0.0;
+           return;
+         }
          const double ns = static_cast<double>(g.segments[y / nl].size());
          c = glp_get_row_dual(P, c_row[y]) / ns;
          if (d_row[y]) d = glp_get_row_dual(P, d_row[y]) / ns;
@@ -568,8 +683,12 @@ void likeliest_action(const Segmentation& g, const SegmentStrategy& p, MarginalS
 
 }  // namespace
 
-MarginalSolution solve_f1_by_segments(const std::vector<double>& psi, const MarginalSolverOptions& options,
-                                      SegmentWarmStart* warm) {
+namespace {
+
+// The solver by segments; stall_rounds > 0 also stops it (status stalled) when its gap has not
+// fallen by 10 % within that many rounds (the automatic choice hands over to the windows then).
+MarginalSolution solve_by_segments(const std::vector<double>& psi, const MarginalSolverOptions& options,
+                                   SegmentWarmStart* warm, int stall_rounds) {
   if (psi.size() < 2) throw Error("solve_f1_by_segments: the game needs at least 2 examples");
   for (double x : psi)
     if (!std::isfinite(x)) throw Error("solve_f1_by_segments: a potential is not finite");
@@ -615,9 +734,12 @@ MarginalSolution solve_f1_by_segments(const std::vector<double>& psi, const Marg
   std::vector<int> idle_k(K.size(), 0), idle_l(L.size(), 0);
   const std::size_t wanted = static_cast<std::size_t>(options.sizes_per_round);
   int halvings = 0;
+  LpBasis basis;
+  Fixings fix;
+  std::vector<double> gaps;  // per round
   for (;;) {
     const auto lp_start = Clock::now();
-    const auto solved = solve_restricted(g, K, L, max_seconds - seconds_since(start), payoff_scale);
+    const auto solved = solve_restricted(g, K, L, max_seconds - seconds_since(start), payoff_scale, basis, fix);
     summary.lp_seconds += seconds_since(lp_start);
     if (!solved) {
       summary.status = seconds_since(start) >= max_seconds ? MarginalSolverStatus::time_limit
@@ -656,10 +778,28 @@ MarginalSolution solve_f1_by_segments(const std::vector<double>& psi, const Marg
     summary.segments = g.segments.size();
     summary.seconds = seconds_since(start);
     if (round_ends_run(summary, options, max_seconds)) break;
+    // stall_rounds: stop when the gap has not fallen by 10 % within that many rounds.
+    gaps.push_back(summary.gap);
+    if (stall_rounds > 0 && gaps.size() > static_cast<std::size_t>(stall_rounds) &&
+        !(summary.gap < 0.9 * gaps[gaps.size() - 1 - static_cast<std::size_t>(stall_rounds)])) {
+      summary.status = MarginalSolverStatus::stalled;
+      break;
+    }
     // Grow the restricted game: the best sizes that beat its value, and cuts where their best
     // responses split a segment.
     const double margin = 1e-12 * (1.0 + std::abs(rs.value));
     std::vector<long> new_cuts;
+    // Cuts where the best response of one size (the `size` smallest costs) splits a segment.
+    auto cut_where_response_changes = [&](const AffineCosts& costs, long size) {
+      double low, high;
+      sums.sum(costs, size, &low, &high);
+      std::vector<std::pair<long, long>> low_ranges, high_ranges;
+      long count;
+      double total;
+      sums.at_most(costs, low, count, total, &low_ranges);
+      sums.at_most(costs, high, count, total, &high_ranges);
+      collect_cuts(g, costs, low_ranges, high_ranges, new_cuts);
+    };
     int added = 0;
     auto grow = [&](const std::vector<SizeValue>& best, std::vector<long>& sizes, std::vector<int>& idle, bool beats_low,
                     auto costs_of) {
@@ -672,26 +812,39 @@ MarginalSolution solve_f1_by_segments(const std::vector<double>& psi, const Marg
           idle.push_back(0);
           ++added;
         }
-        const AffineCosts costs = costs_of(size);
-        double low, high;
-        sums.sum(costs, size, &low, &high);
-        std::vector<std::pair<long, long>> low_ranges, high_ranges;
-        long count;
-        double total;
-        sums.at_most(costs, low, count, total, &low_ranges);
-        sums.at_most(costs, high, count, total, &high_ranges);
-        collect_cuts(g, costs, low_ranges, high_ranges, new_cuts);
+        cut_where_response_changes(costs_of(size), size);
       }
     };
     grow(adversary_best, L, idle_l, true, [&](long l) { return adversary_costs(g, p, l); });
     grow(predictor_best, K, idle_k, false, [&](long k) { return predictor_costs(g, q, k); });
-    if (added == 0 && new_cuts.empty()) {
+    // And at the band edges of every size in use: where a player mixes at a size, the other's
+    // strategy is affine in psi only between the edges of that band (docs/methods.md).
+    for (std::size_t j = 0; j < p.m(); ++j)
+      if (p.weight[j] > 0.0) cut_where_response_changes(predictor_costs(g, q, p.sizes[j]), p.sizes[j]);
+    for (std::size_t j = 0; j < q.m(); ++j)
+      if (q.weight[j] > 0.0) cut_where_response_changes(adversary_costs(g, p, q.sizes[j]), q.sizes[j]);
+    new_cuts.push_back(positives);
+    // Two rounds without progress: the next refines the segments instead and fixes nothing (a rebuilt
+    // segmentation, or the fixings, can alternate between two restricted games that both miss
+    // the equilibrium).
+    const std::size_t r = gaps.size();
+    const bool stuck = r >= 3 && !(gaps[r - 1] < gaps[r - 2]) && !(gaps[r - 2] < gaps[r - 3]);
+    if (stuck) {
+      const std::vector<long> current = g.cuts();
+      new_cuts.insert(new_cuts.end(), current.begin(), current.end());
+    }
+    std::vector<long> next_cuts = new_cuts;
+    next_cuts.insert(next_cuts.end(), {0L, n});
+    std::sort(next_cuts.begin(), next_cuts.end());
+    next_cuts.erase(std::unique(next_cuts.begin(), next_cuts.end()), next_cuts.end());
+    if (added == 0 && next_cuts == g.cuts()) {
       // The best responses are in the restricted game already, so the gap is the LP's rounding:
       // halve the segments the last best responses were nearest to splitting instead.
+      const std::size_t before = new_cuts.size();
       for (const auto& seg : g.segments)
         if (!seg.constant() && seg.size() >= 2 && (seg.size() > 64 || halvings < 2)) new_cuts.push_back(seg.first + seg.size() / 2);
       ++halvings;
-      if (new_cuts.empty() || halvings > 8) {
+      if (new_cuts.size() == before || halvings > 8) {
         summary.status = MarginalSolverStatus::stalled;
         break;
       }
@@ -710,11 +863,67 @@ MarginalSolution solve_f1_by_segments(const std::vector<double>& psi, const Marg
     };
     drop_idle(K, idle_k, p);
     drop_idle(L, idle_l, q);
-    if (!new_cuts.empty()) {
-      std::vector<long> all = g.cuts();
-      all.insert(all.end(), new_cuts.begin(), new_cuts.end());
-      g.set_cuts(all);
+    // Fix, per size in the LP, the segments that its best response and the LP's strategy both
+    // put all in or all out (the strategy stays representable; a best response that disagrees
+    // frees them again next round).
+    Fixings next_fix;
+    if (!stuck) {
+      auto fix_side = [&](const std::vector<long>& sizes, const SegmentStrategy& x, auto costs_of,
+                          std::map<long, std::vector<signed char>>& out) {
+        for (long size : sizes) {
+          const AffineCosts costs = costs_of(size);
+          double low, high;
+          sums.sum(costs, size, &low, &high);
+          std::vector<std::pair<long, long>> surely, maybe;  // costs < the size-th smallest; <= it
+          long count;
+          double total;
+          sums.at_most(costs, low, count, total, &surely);
+          sums.at_most(costs, high, count, total, &maybe);
+          const auto at = std::find(x.sizes.begin(), x.sizes.end(), size) - x.sizes.begin();
+          const bool in_lp = at < static_cast<long>(x.m()) && x.weight[static_cast<std::size_t>(at)] > 1e-12;
+          auto& state = out[size];
+          state.assign(g.segments.size(), 0);
+          for (std::size_t seg = 0; seg < g.segments.size(); ++seg) {
+            const Segment& sg = g.segments[seg];
+            double lo_x = 0.0, hi_x = 1.0;  // the LP's conditional marginals at both ends
+            if (in_lp) {
+              const double w = x.weight[static_cast<std::size_t>(at)];
+              const double a = x.at(g, sg.first, static_cast<std::size_t>(at)) / w,
+                           b = x.at(g, sg.end - 1, static_cast<std::size_t>(at)) / w;
+              lo_x = std::min(a, b);
+              hi_x = std::max(a, b);
+            }
+            if (surely[seg].first == sg.first && surely[seg].second == sg.end && (in_lp && lo_x >= 1.0 - 1e-9))
+              state[seg] = 1;
+            else if (maybe[seg].first == maybe[seg].second && (in_lp && hi_x <= 1e-9))
+              state[seg] = -1;
+          }
+        }
+      };
+      fix_side(K, p, [&](long k) { return predictor_costs(g, q, k); }, next_fix.predictor);
+      fix_side(L, q, [&](long l) { return adversary_costs(g, p, l); }, next_fix.adversary);
     }
+    const std::vector<long> old_cuts = g.cuts();
+    // The next segments: cut where psi changes sign and at this round's band edges only (the
+    // cuts of earlier rounds go: they were band edges of strategies that have moved on).
+    g.set_cuts(new_cuts);
+    // The fixings on the new segments: a segment is fixed if every old segment it meets is.
+    if (!stuck) {
+      for (auto* side : {&next_fix.predictor, &next_fix.adversary})
+        for (auto& [size, state] : *side) {
+          std::vector<signed char> mapped(g.segments.size(), 0);
+          for (std::size_t seg = 0; seg < g.segments.size(); ++seg) {
+            const auto a = std::upper_bound(old_cuts.begin(), old_cuts.end(), g.segments[seg].first) - old_cuts.begin() - 1;
+            const auto b = std::upper_bound(old_cuts.begin(), old_cuts.end(), g.segments[seg].end - 1) - old_cuts.begin() - 1;
+            signed char v = state[static_cast<std::size_t>(a)];
+            for (auto o = a + 1; o <= b; ++o)
+              if (state[static_cast<std::size_t>(o)] != v) v = 0;
+            mapped[seg] = v;
+          }
+          state = std::move(mapped);
+        }
+    }
+    fix = std::move(next_fix);
   }
   summary.seconds = seconds_since(start);
   summary.algorithm = MarginalAlgorithm::segments;
@@ -748,6 +957,13 @@ MarginalSolution solve_f1_by_segments(const std::vector<double>& psi, const Marg
   return solution;
 }
 
+}  // namespace
+
+MarginalSolution solve_f1_by_segments(const std::vector<double>& psi, const MarginalSolverOptions& options,
+                                      SegmentWarmStart* warm) {
+  return solve_by_segments(psi, options, warm, 0);
+}
+
 MarginalSolution solve_f1_game_over_marginals(const std::vector<double>& psi, const MarginalSolverOptions& options,
                                               SegmentWarmStart* warm) {
   if (options.algorithm == MarginalAlgorithm::windows) return solve_f1_over_marginals(psi, options);
@@ -757,7 +973,7 @@ MarginalSolution solve_f1_game_over_marginals(const std::vector<double>& psi, co
   MarginalSolverOptions first = options;
   if (options.segment_rounds > 0)
     first.max_rounds = options.max_rounds > 0 ? std::min(options.max_rounds, options.segment_rounds) : options.segment_rounds;
-  MarginalSolution by_segments = solve_f1_by_segments(psi, first, warm);
+  MarginalSolution by_segments = solve_by_segments(psi, first, warm, options.segment_stall_rounds);
   if (by_segments.summary.converged() || options.segment_rounds == 0) return by_segments;
   MarginalSolverOptions rest = options;
   if (options.max_seconds > 0.0) {
