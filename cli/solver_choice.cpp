@@ -17,13 +17,13 @@ void add_solver_choice(CLI::App& command, SolverChoice& choice) {
   command.add_option("--algorithm", choice.algorithm,
                      "solver over marginals: segments (marginals affine in psi on segments of examples: theta = 0, "
                      "tied or small potentials), windows (one variable per example in a window of ranks: learned "
-                     "theta), or auto (segments for up to --segment-rounds rounds, fewer once its gap stops falling, then "
-                     "windows)")
+                     "theta), or auto (segments for --segment-rounds rounds, on while their gap falls if more than 800 "
+                     "examples mix, then windows)")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "segments", "windows"}));
   command.add_option("--segment-rounds", choice.marginals.segment_rounds,
-                     "--algorithm auto: at most this many rounds of the solver by segments before the windows (it hands "
-                     "over earlier when its gap has not fallen by 10 % in 10 rounds)")
+                     "--algorithm auto: rounds of the solver by segments before the windows (more while their gap "
+                     "falls by 10 % in 10 rounds, if the predictor mixes on more than 800 examples)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   command.add_option("--window", choice.marginals.window,

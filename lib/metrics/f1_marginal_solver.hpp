@@ -27,16 +27,17 @@ struct MarginalSolverSummary;
 //              fast where many examples mix (theta = 0, tied or small potentials);
 //   windows:   one LP variable per example and size in a window of psi-ranks (this file): fast
 //              where few examples mix (a learned theta);
-//   automatic: segments for up to segment_rounds rounds (fewer if it stalls), then windows with
-//              the time left.
+//   automatic: segments for segment_rounds rounds, on while they progress if the band of mixing
+//              examples is wide (segment_band), then windows with the time left.
 enum class MarginalAlgorithm { automatic, segments, windows };
 MarginalAlgorithm parse_marginal_algorithm(const std::string& name);  // "auto" | "segments" | "windows"
 std::string to_string(MarginalAlgorithm algorithm);
 
 struct MarginalSolverOptions {
   MarginalAlgorithm algorithm = MarginalAlgorithm::automatic;
-  int segment_rounds = 60;   // automatic: at most this many rounds of the solver by segments,
-  int segment_stall_rounds = 10;  // fewer if its gap has not fallen by 10 % in this many; then windows
+  int segment_rounds = 6;    // automatic: rounds of the solver by segments before the windows,
+  long segment_band = 800;   // unless the predictor then mixes on more than this many ranks:
+  int segment_stall_rounds = 10;  // segments go on until their gap has not fallen by 10 % in this many
   double tolerance = 1e-6;   // stop when upper - lower <= tolerance
   double max_seconds = 0.0;  // 0 = no cap; the LP is stopped inside when the time runs out
   int max_rounds = 0;        // 0 = no cap (a deterministic cap, unlike max_seconds)

@@ -772,6 +772,15 @@ MarginalSolution solve_by_segments(const std::vector<double>& psi, const Margina
       best_adversary_marginals = total_marginals(g, q);
     }
     summary.gap = summary.upper - summary.lower;
+    // The band: the ranks the predictor strategy that guarantees `lower` mixes on.
+    if (!best_predictor_marginals.empty()) {
+      const auto mixes = [](double x) { return x > 1e-9 && x < 1.0 - 1e-9; };
+      const auto first = std::find_if(best_predictor_marginals.begin(), best_predictor_marginals.end(), mixes);
+      const auto last = std::find_if(best_predictor_marginals.rbegin(), best_predictor_marginals.rend(), mixes);
+      summary.region_first = first - best_predictor_marginals.begin();
+      summary.region_end = first == best_predictor_marginals.end() ? summary.region_first
+                                                                   : best_predictor_marginals.rend() - last;
+    }
     summary.lp_rows = rs.rows;
     summary.predictor_sizes = static_cast<std::size_t>(std::count_if(p.weight.begin(), p.weight.end(), [](double w) { return w > 0.0; }));
     summary.adversary_sizes = static_cast<std::size_t>(std::count_if(q.weight.begin(), q.weight.end(), [](double w) { return w > 0.0; }));
@@ -973,8 +982,26 @@ MarginalSolution solve_f1_game_over_marginals(const std::vector<double>& psi, co
   MarginalSolverOptions first = options;
   if (options.segment_rounds > 0)
     first.max_rounds = options.max_rounds > 0 ? std::min(options.max_rounds, options.segment_rounds) : options.segment_rounds;
-  MarginalSolution by_segments = solve_by_segments(psi, first, warm, options.segment_stall_rounds);
+  SegmentWarmStart local;
+  SegmentWarmStart* path = warm ? warm : &local;
+  MarginalSolution by_segments = solve_by_segments(psi, first, path, 0);
   if (by_segments.summary.converged() || options.segment_rounds == 0) return by_segments;
+  // A wide band (many examples mixing): segments go on from where they are, until they converge
+  // or stall (the windows' LPs grow with the band's ranks, the segments' do not).
+  const long band = by_segments.summary.region_end - by_segments.summary.region_first;
+  if (band > options.segment_band && (options.max_seconds <= 0.0 || seconds_since(start) < options.max_seconds) &&
+      (options.max_rounds <= 0 || by_segments.summary.rounds < options.max_rounds)) {
+    MarginalSolverOptions more = options;
+    if (options.max_seconds > 0.0) more.max_seconds = options.max_seconds - seconds_since(start);
+    if (options.max_rounds > 0) more.max_rounds = options.max_rounds - by_segments.summary.rounds;
+    const int rounds_before = by_segments.summary.rounds;
+    const double seconds_before = seconds_since(start);
+    MarginalSolution continued = solve_by_segments(psi, more, path, options.segment_stall_rounds);
+    continued.summary.rounds += rounds_before;
+    continued.summary.seconds += seconds_before;
+    if (continued.summary.converged() || continued.summary.gap < by_segments.summary.gap) by_segments = std::move(continued);
+    if (by_segments.summary.converged()) return by_segments;
+  }
   MarginalSolverOptions rest = options;
   if (options.max_seconds > 0.0) {
     rest.max_seconds = options.max_seconds - seconds_since(start);
