@@ -497,6 +497,17 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
   put(empty_row, z, 1.0);
   put(empty_row, r0, -F);
   std::vector<int> value_row(nl), c_row(S * nl), d_row(S * nl, 0);
+  // -sum_j 2/(k_j + l_m) (a A_sj + b B_sj) into a row (A_sj = r_j, B_sj = 0 where fixed in).
+  auto predictor_terms = [&](int at_row, std::size_t s, std::size_t m, double a, double b) {
+    for (std::size_t j = 0; j < nk; ++j) {
+      const double kk = F * kernel(K[j], L[m]);
+      const int fixed = Fixings::at(fix.predictor, K[j], s);
+      if (fixed > 0) put(at_row, r[j], -kk * a);
+      if (fixed != 0) continue;
+      put(at_row, A[s * nk + j], -kk * a);
+      if (B[s * nk + j]) put(at_row, B[s * nk + j], -kk * b);
+    }
+  };
   for (std::size_t m = 0; m < nl; ++m) {
     const double l = static_cast<double>(L[m]);
     value_row[m] = row(GLP_UP, 0.0, 0.0, {8, L[m], 0});
@@ -513,26 +524,12 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
       if (fixed > 0) {  // y = 1 on s: its costs' sum enters the value row, its size the mu's
         put(value_row[m], mu, ns);
         rhs -= F * (seg.mean * ns + seg.scale * seg.sum_t);
-        for (std::size_t j = 0; j < nk; ++j) {
-          const double kk = F * kernel(K[j], L[m]);
-          const int fixed_p = Fixings::at(fix.predictor, K[j], s);
-          if (fixed_p > 0) put(value_row[m], r[j], -kk * ns);
-          if (fixed_p != 0) continue;
-          put(value_row[m], A[s * nk + j], -kk * ns);
-          if (B[s * nk + j]) put(value_row[m], B[s * nk + j], -kk * seg.sum_t);
-        }
+        predictor_terms(value_row[m], s, m, ns, seg.sum_t);
         continue;
       }
       c_row[x] = row(GLP_FX, -F * (seg.mean + t1 * seg.scale), -F * (seg.mean + t1 * seg.scale), {9, seg.first, L[m]});
       put(c_row[x], mu, 1.0);
-      for (std::size_t j = 0; j < nk; ++j) {
-        const double kk = F * kernel(K[j], L[m]);
-        const int fixed_p = Fixings::at(fix.predictor, K[j], s);
-        if (fixed_p > 0) put(c_row[x], r[j], -kk);
-        if (fixed_p != 0) continue;
-        put(c_row[x], A[s * nk + j], -kk);
-        if (B[s * nk + j]) put(c_row[x], B[s * nk + j], -kk * t1);
-      }
+      predictor_terms(c_row[x], s, m, 1.0, t1);
       const int rho1 = column(GLP_LO, {106, seg.first, L[m]}), rho3 = column(GLP_LO, {107, seg.first, L[m]});  // x >= 0, x <= 1 at t_min
       put(c_row[x], rho1, 1.0);
       put(c_row[x], rho3, -1.0);
@@ -548,14 +545,7 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
       put(d_row[x], rho3, -seg.t_min);
       put(d_row[x], rho2, seg.t_max);
       put(d_row[x], rho4, -seg.t_max);
-      for (std::size_t j = 0; j < nk; ++j) {
-        const double kk = F * kernel(K[j], L[m]);
-        const int fixed_p = Fixings::at(fix.predictor, K[j], s);
-        if (fixed_p > 0) put(d_row[x], r[j], -kk * t1);
-        if (fixed_p != 0) continue;
-        put(d_row[x], A[s * nk + j], -kk * t1);
-        if (B[s * nk + j]) put(d_row[x], B[s * nk + j], -kk * t2);
-      }
+      predictor_terms(d_row[x], s, m, t1, t2);
     }
     glp_set_row_bnds(P, value_row[m], GLP_UP, 0.0, rhs);
   }
