@@ -12,9 +12,10 @@
 // over sizes. The restricted game (a few sizes per player, the segments so far) is one LP; each
 // round both players' best responses over all 2^n actions of the full game are computed against
 // its strategies (exact bounds: lower = what the predictor strategy guarantees, upper = what the
-// adversary strategy concedes), the best sizes join, and every segment on which a best response
-// is neither all in nor all out is split where the response changes. A restricted game that holds
-// both best responses has the full game's value, so the bounds meet.
+// adversary strategy concedes), the best sizes join, and the next segments are cut at the band
+// edges of this round's strategies (where the best response of each size in use changes), with
+// each size fixed all in or all out on the segments outside its band (docs/methods.md). A
+// restricted game that holds both best responses has the full game's value, so the bounds meet.
 #pragma once
 
 #include <vector>
