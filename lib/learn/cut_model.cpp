@@ -68,12 +68,12 @@ void CutModel::drop_idle(int limit) {
   idle_ = std::move(idle);
 }
 
-ProximalBundle::ProximalBundle(const Eigen::VectorXd& gold, double lambda)
+ProximalBundle::ProximalBundle(const Eigen::VectorXd& gold, double lambda, double first_weight)
     : cuts_(gold, lambda),
       center_(Eigen::VectorXd::Zero(gold.size())),
       center_value_(std::numeric_limits<double>::infinity()),
       predicted_decrease_(std::numeric_limits<double>::infinity()),
-      mu_(std::max(1.0, gold.squaredNorm())) {}
+      mu_(std::max({1.0, gold.squaredNorm(), first_weight})) {}
 
 Eigen::VectorXd ProximalBundle::step(const Eigen::VectorXd& theta, const Eigen::VectorXd& a, double c, double upper,
                                      double oracle_gap, double& lower_bound, int cut_idle_limit) {

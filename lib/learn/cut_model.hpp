@@ -55,8 +55,8 @@ class CutModel {
 // model predicted; a null step only adds the cut.
 class ProximalBundle {
  public:
-  // Starts at theta = 0 with proximal weight mu = max(1, ||g||^2).
-  ProximalBundle(const Eigen::VectorXd& gold, double lambda);
+  // Starts at theta = 0 with proximal weight mu = max(1, ||g||^2, first_weight).
+  ProximalBundle(const Eigen::VectorXd& gold, double lambda, double first_weight = 1.0);
 
   // Adds the cut at theta, updates the center and the proximal weight, solves the masters and
   // returns the next theta. `lower_bound` receives the best lower bound on min F so far.

@@ -485,7 +485,8 @@ void run_cutting_plane(TrackedObjective& tracked, const OptimizerOptions& option
 // R(theta_j). Lower bounds: the plain master and the proximal master's dual, as for BMRM.
 void run_proximal_bundle(TrackedObjective& tracked, const OptimizerOptions& options, OptimizerSummary& summary) {
   const double lambda = options.regularization;
-  ProximalBundle bundle(Eigen::VectorXd::Zero(tracked.best_theta.size()), lambda);
+  const double first_weight = options.cutting_plane_scaled_start ? tracked.best_gradient.squaredNorm() : 1.0;
+  ProximalBundle bundle(Eigen::VectorXd::Zero(tracked.best_theta.size()), lambda, first_weight);
   Eigen::VectorXd theta = tracked.best_theta;
   Eigen::VectorXd gradient = tracked.best_gradient;
   double value = tracked.best_value;

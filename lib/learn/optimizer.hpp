@@ -59,10 +59,14 @@ struct OptimizerOptions {
   // cutting_plane_proximal: stabilize the master by mu/2 ||theta - center||^2 (proximal bundle,
   // lib/learn/cut_model.hpp; same cuts, same lower bounds, same stop test), whose steps stay near
   // the best point instead of jumping by O(1/lambda): far fewer iterations when lambda is small.
-  // Its first center is theta = 0, so start it there.
+  // Its first center is theta = 0, so start it there. Its first proximal weight is 1, or, with
+  // cutting_plane_scaled_start, max(1, ||g_0||^2) for the subgradient g_0 at the start: a first
+  // step of length about 1 / ||g_0||, for objectives that are linear only that close to the start
+  // (the AER game's value at theta = 0 with c = 0, docs/methods.md).
   double regularization = 0.0;
   double cutting_plane_tolerance = 1e-6;
   bool cutting_plane_proximal = false;
+  bool cutting_plane_scaled_start = false;
   int cut_idle_limit = 50;
   // Called after each iteration with (iteration, value, gradient norm; for cutting_plane the
   // best value and the certified gap); may be empty.

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <queue>
 
 #include "lib/base/error.hpp"
 
@@ -193,19 +194,55 @@ class PredictorView {
   }
 
   // The best size: alpha = 0..touched() (more only adds zeros and shrinks every term); ties go to
-  // the smaller size.
+  // the smaller size. Branch and bound over intervals of alpha: g >= 0 decreases in alpha, so for
+  // alpha' in [a1, a2] the value is at most the sum of the a2 largest g(., a1) (exact at a1 = a2);
+  // intervals are split in decreasing order of that bound until it falls below the best value.
   std::size_t best_size() const {
     double best = best_of_size(0, nullptr);
     std::size_t best_alpha = 0;
-    for (std::size_t alpha = 1; alpha <= table_.touched(); ++alpha) {
-      const double value = best_of_size(alpha, nullptr);
-      if (value > best) {
-        best = value;
-        best_alpha = alpha;
+    if (table_.touched() == 0) return best_alpha;
+    struct Interval {
+      double bound;
+      std::size_t first, last;
+      bool operator<(const Interval& other) const {  // a max-heap: larger bound, then smaller first
+        return bound != other.bound ? bound < other.bound : first > other.first;
       }
+    };
+    std::priority_queue<Interval> open;
+    auto push = [&](std::size_t first, std::size_t last) {
+      open.push({first == last ? best_of_size(first, nullptr) : largest_sum(first, last), first, last});
+    };
+    push(1, table_.touched());
+    while (!open.empty()) {
+      const Interval top = open.top();
+      open.pop();
+      if (top.bound < best - 1e-12 * (1.0 + std::abs(best))) break;
+      if (top.first == top.last) {
+        if (top.bound > best || (top.bound == best && top.first < best_alpha)) {
+          best = top.bound;
+          best_alpha = top.first;
+        }
+        continue;
+      }
+      const std::size_t middle = top.first + (top.last - top.first) / 2;
+      push(top.first, middle);
+      push(middle + 1, top.last);
     }
     return best_alpha;
   }
+
+ private:
+  // The sum of the `count` largest g(., alpha) (count <= touched()).
+  double largest_sum(std::size_t alpha, std::size_t count) const {
+    table_.set_x(static_cast<double>(alpha));
+    for (std::size_t t = 0; t < table_.touched(); ++t) gains_[t] = {-table_.at(t), table_.position(t)};
+    std::nth_element(gains_.begin(), gains_.begin() + static_cast<std::ptrdiff_t>(count) - 1, gains_.end());
+    double value = 0.0;
+    for (std::size_t i = 0; i < count; ++i) value -= gains_[i].value;
+    return value;
+  }
+
+ public:
 
  private:
   std::size_t n_;
@@ -238,11 +275,9 @@ class AdversaryView {
       untouched_.push_back({-sure_[i] - r, i});
     }
     std::sort(untouched_.begin(), untouched_.end());
-    untouched_prefix_.assign(untouched_.size() + 1, 0.0);
-    for (std::size_t i = 0; i < untouched_.size(); ++i) untouched_prefix_[i + 1] = untouched_prefix_[i] + untouched_[i].value;
+    for (const Keyed& u : untouched_) untouched_negative_ += u.value < 0.0 ? 1 : 0;
     empty_value_ = empty_score * empty_probability;
     keyed_.resize(table_.touched());
-    keyed_prefix_.resize(table_.touched() + 1);
   }
 
   // E_k: the least E_P[score] - psi over taggings with exactly k sure links.
@@ -254,17 +289,19 @@ class AdversaryView {
       return empty_value_ + r + untouched_r_;
     }
     const double touched_r = fill_touched(k);
-    std::sort(keyed_.begin(), keyed_.end());
-    for (std::size_t i = 0; i < keyed_.size(); ++i) keyed_prefix_[i + 1] = keyed_prefix_[i] + keyed_[i].value;
-    // The k smallest of the two sorted lists: `from_touched` of them from the touched list.
-    std::size_t low = k > untouched_.size() ? k - untouched_.size() : 0;
-    std::size_t high = std::min(k, keyed_.size());
-    while (low < high) {  // smallest c in [low, high] with not (keyed[c] < untouched[k-c-1])
-      const std::size_t c = (low + high) / 2;
-      if (keyed_[c] < untouched_[k - c - 1]) low = c + 1;
-      else high = c;
-    }
-    return touched_r + untouched_r_ + keyed_prefix_[low] + untouched_prefix_[k - low];
+    return touched_r + untouched_r_ + sum_of_smallest(k);
+  }
+
+  // The sum of the k smallest d over all positions (touched: keyed_ as filled; untouched: exact),
+  // by one selection (O(n)).
+  double sum_of_smallest(std::size_t k) const {
+    all_.clear();
+    for (const Keyed& key : keyed_) all_.push_back(key.value);
+    for (const Keyed& key : untouched_) all_.push_back(key.value);
+    std::nth_element(all_.begin(), all_.begin() + static_cast<std::ptrdiff_t>(k - 1), all_.end());
+    double total = 0.0;
+    for (std::size_t i = 0; i < k; ++i) total += all_[i];
+    return total;
   }
 
   // The tagging of E_k: the k positions of smallest f_S - min(f_R, 0) sure, the others possible
@@ -291,41 +328,64 @@ class AdversaryView {
     return action;
   }
 
-  // The smallest k of least E_k. Lower bounds on E_k from h >= 0 at the touched positions:
-  // min(f_R, 0) >= min(-psi_R, 0) and f_S - min(f_R, 0) >= -psi_S + min(psi_R, 0) (untouched
-  // positions are exact), so E_k >= sum_i min(-psi_R(i), 0) + (sum of the k smallest such bounds);
-  // exact E_k are computed in increasing order of the bound until it exceeds the best E found.
+  // The smallest k of least E_k, by branch and bound over intervals of k. For k' in [k1, k2],
+  // h(i, k') >= h(i, k2) >= 0 at every position (h decreases in k), and both
+  // d_i = f_S - min(f_R, 0) and min(f_R, 0) increase with h, so
+  //     E_k' >= sum_i min(h(i, k2) - psi_R(i), 0) + (sum of the k' smallest d_i at h(., k2))
+  // (interval_bound, exact at k1 = k2). Intervals are split in increasing order of their bound
+  // until the smallest bound exceeds the best E found; E_k is evaluated exactly at leaves and at
+  // each interval's minimizing k'. Costs O(n log n) per interval instead of per k.
   std::size_t best_k(double& best) const {
     const std::size_t n = sure_.size();
-    std::vector<double> d_low;
-    d_low.reserve(n);
-    double r_low = untouched_r_;
-    for (std::uint32_t p : table_.positions()) {
-      r_low += std::min(-possible_[p], 0.0);
-      d_low.push_back(-sure_[p] + std::min(possible_[p], 0.0));
-    }
-    for (const Keyed& u : untouched_) d_low.push_back(u.value);
-    std::sort(d_low.begin(), d_low.end());
-    std::vector<double> bound(n + 1, 0.0);
-    std::vector<std::size_t> order;
-    double prefix = 0.0;
-    for (std::size_t k = 1; k <= n; ++k) {
-      prefix += d_low[k - 1];
-      bound[k] = r_low + prefix;
-      order.push_back(k);
-    }
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return bound[a] < bound[b]; });
     best = value_of_k(0);
     std::size_t best_k = 0;
-    for (std::size_t k : order) {
-      if (bound[k] > best + 1e-12 * (1.0 + std::abs(best))) break;
+    std::vector<char> evaluated(n + 1, 0);
+    auto evaluate = [&](std::size_t k) {
+      if (evaluated[k]) return;
+      evaluated[k] = 1;
       const double value = value_of_k(k);
       if (value < best || (value == best && k < best_k)) {
         best = value;
         best_k = k;
       }
+    };
+    struct Interval {
+      double bound;
+      std::size_t first, last, argmin;
+      bool operator>(const Interval& other) const {
+        return bound != other.bound ? bound > other.bound : first > other.first;
+      }
+    };
+    std::priority_queue<Interval, std::vector<Interval>, std::greater<Interval>> open;
+    auto push = [&](std::size_t first, std::size_t last) {
+      Interval interval{0.0, first, last, first};
+      interval.bound = interval_bound(first, last, interval.argmin);
+      open.push(interval);
+    };
+    push(1, n);
+    while (!open.empty()) {
+      const Interval top = open.top();
+      open.pop();
+      if (top.bound > best + 1e-12 * (1.0 + std::abs(best))) break;
+      evaluate(top.argmin);
+      if (top.first == top.last) continue;
+      const std::size_t middle = top.first + (top.last - top.first) / 2;
+      push(top.first, middle);
+      push(middle + 1, top.last);
     }
     return best_k;
+  }
+
+  // The lower bound above on E_k' over k' in [first, last] (1 <= first <= last <= n), and the k'
+  // attaining it: the prefix sums of sorted values are convex in k', least at k' = the number of
+  // negative values, so the bound is the sum of the argmin smallest, argmin = that count clamped
+  // to [first, last] (one selection, O(n)).
+  double interval_bound(std::size_t first, std::size_t last, std::size_t& argmin) const {
+    const double touched_r = fill_touched(last);
+    std::size_t negative = untouched_negative_;
+    for (const Keyed& key : keyed_) negative += key.value < 0.0 ? 1 : 0;
+    argmin = std::clamp(negative, first, last);
+    return touched_r + untouched_r_ + sum_of_smallest(argmin);
   }
 
  private:
@@ -348,11 +408,11 @@ class AdversaryView {
   const std::vector<double>& possible_;
   SizeSplitTable table_;
   std::vector<Keyed> untouched_;
-  std::vector<double> untouched_prefix_;
+  std::size_t untouched_negative_ = 0;  // untouched positions with d < 0
   double untouched_r_ = 0.0;  // sum of min(-psi_R, 0) over untouched positions
   double empty_value_ = 0.0;
   mutable std::vector<Keyed> keyed_;
-  mutable std::vector<double> keyed_prefix_;
+  mutable std::vector<double> all_;  // sum_of_smallest's scratch
 };
 
 // Distinct values of f over a strategy's actions, increasing.

@@ -19,16 +19,16 @@
 //              the k positions of smallest f_S - min(f_R, 0) get S, the others R if f_R < 0 else N;
 //              E_k = sum_S f_S + sum_{not S} min(f_R, 0);
 //     k = 0:   E_0 = c q_empty + sum_i min(h(i, 0) - psi_R(i), 0),  h(i, 0) = sum_alpha q(i, alpha) / alpha;
-// the response is the argmin over k, worth min_k E_k in payoff units. Positions no predictor
-// action touches have h = 0, so their f do not depend on k: they are sorted once, and each k
-// only re-sorts the touched positions and merges (O(n log n + n T log T), T touched positions).
-// Bounds on E_k with h >= 0 (one sort for all k) skip the k that cannot beat the best E found.
+// the response is the argmin over k, worth min_k E_k in payoff units. Each E_k is one selection
+// (O(n)); a branch and bound over intervals of k (h decreases in k, and E increases with h)
+// evaluates only the k whose interval's bound can beat the best E found.
 // Predictor's best response (Eq. 4.30; "F' = Q_S W_S + Q_P W_P", digest §4.5 [RECON]), against
 // the adversary's strategy with qS(i, k) = P(y_i = S, |y_S| = k), qR(i, k) = P(y_i = R, |y_S| = k):
 //     alpha >= 1:  g(i, alpha) = sum_{k >= 0} (2 qS(i, k) + qR(i, k)) / (alpha + k); take the alpha
 //                  largest g(i, alpha);   alpha = 0: c P(|y_S| = 0);
 // the best alpha wins (alpha only up to the number of positions the adversary ever tags: more
-// would add zeros and shrink every term). Its payoff value subtracts E_Q[psi(Y)].
+// would add zeros and shrink every term; found by the same branch and bound over alpha, as g
+// decreases in alpha). Its payoff value subtracts E_Q[psi(Y)].
 // Ties are broken by position (never by the order of a strategy's support).
 #pragma once
 

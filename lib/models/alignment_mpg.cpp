@@ -189,6 +189,8 @@ AlignmentMpgModel train_alignment_mpg(const std::vector<AlignmentInstance>& inst
   optimizer.cutting_plane_tolerance = options.objective_tolerance;
   optimizer.gradient_tolerance = options.objective_tolerance;
   optimizer.lbfgs_armijo_only = true;  // the sum of game values has kinks
+  optimizer.cutting_plane_proximal = options.proximal;
+  optimizer.cutting_plane_scaled_start = options.proximal;
   model.summary = minimize_sum_of_games(objective, model.theta, optimizer, options.lambda, options.max_seconds);
   return model;
 }

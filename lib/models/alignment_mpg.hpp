@@ -97,6 +97,11 @@ struct AlignmentMpgOptions {
   MatchingGameOptions matching;  // MPG_bip's score costs
   AerGameOptions aer;            // MPG_aer's 0/0 convention
   OptimizerKind optimizer = OptimizerKind::cutting_plane;
+  // cutting_plane only: a proximal bundle whose first step has length about 1 / ||g(0)||
+  // (OptimizerOptions::cutting_plane_scaled_start) instead of plain BMRM, whose first step
+  // Phi(gold) / lambda is far outside the region where MPG_aer's objective falls below f(0) = 0
+  // (docs/methods.md, "Word alignment").
+  bool proximal = true;
   int max_iterations = 300;
   double objective_tolerance = 1e-4;  // cutting_plane: certified relative gap; lbfgs: gradient tolerance
   double game_tolerance = 1e-6;       // double-oracle gap of each pair's game
