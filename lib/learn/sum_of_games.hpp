@@ -110,6 +110,19 @@ class SumOfGamesObjective : public Objective {
   SumOfGamesSummary summary_;
 };
 
+// The optimizer settings every sum-of-games trainer shares: f is a sum of game values and has
+// kinks, so L-BFGS uses the Armijo test alone; `tolerance` is both the cutting plane's certified
+// relative gap and L-BFGS's gradient tolerance.
+inline OptimizerOptions sum_of_games_optimizer(OptimizerKind kind, int max_iterations, double tolerance) {
+  OptimizerOptions optimizer;
+  optimizer.kind = kind;
+  optimizer.max_iterations = max_iterations;
+  optimizer.cutting_plane_tolerance = tolerance;
+  optimizer.gradient_tolerance = tolerance;
+  optimizer.lbfgs_armijo_only = true;
+  return optimizer;
+}
+
 // Minimizes f from theta (in/out) with the optimizer, stopping it at the first evaluation after
 // max_seconds (0 = no cap; the summary then says time_limit). The cutting-plane optimizer gets
 // lambda as the objective's regularization.

@@ -183,12 +183,8 @@ AlignmentMpgModel train_alignment_mpg(const std::vector<AlignmentInstance>& inst
   model.matching = options.matching;
   model.aer = options.aer;
   model.theta = Eigen::VectorXd::Zero(games.dimension());
-  OptimizerOptions optimizer;
-  optimizer.kind = options.optimizer;
-  optimizer.max_iterations = options.max_iterations;
-  optimizer.cutting_plane_tolerance = options.objective_tolerance;
-  optimizer.gradient_tolerance = options.objective_tolerance;
-  optimizer.lbfgs_armijo_only = true;  // the sum of game values has kinks
+  OptimizerOptions optimizer =
+      sum_of_games_optimizer(options.optimizer, options.max_iterations, options.objective_tolerance);
   optimizer.cutting_plane_proximal = options.proximal;
   optimizer.cutting_plane_scaled_start = options.proximal;
   model.summary = minimize_sum_of_games(objective, model.theta, optimizer, options.lambda, options.max_seconds);

@@ -57,12 +57,8 @@ CfgMpgModel train_cfg_mpg(const Grammar& grammar, const std::vector<ParseExample
   const ParseGames games(grammar, examples, options);
   SumOfGamesObjective<ParseGames> objective(games, options.lambda, InstanceWeighting::sum);
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(games.dimension());
-  OptimizerOptions optimizer;
-  optimizer.kind = options.optimizer;
-  optimizer.max_iterations = options.max_iterations;
-  optimizer.cutting_plane_tolerance = options.objective_tolerance;
-  optimizer.gradient_tolerance = options.objective_tolerance;
-  optimizer.lbfgs_armijo_only = true;  // the sum of game values has kinks
+  const OptimizerOptions optimizer =
+      sum_of_games_optimizer(options.optimizer, options.max_iterations, options.objective_tolerance);
   CfgMpgModel model;
   model.score = options.score;
   model.summary = minimize_sum_of_games(objective, theta, optimizer, options.lambda, options.max_seconds);

@@ -86,12 +86,9 @@ LinearChainMpgModel train_linear_chain_mpg(const std::vector<FeaturizedSentence>
       model.theta[i] = options.initial_scale * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
     }
   }
-  OptimizerOptions optimizer;
-  optimizer.kind = options.optimizer;
-  optimizer.lbfgs_armijo_only = true;
-  optimizer.max_iterations = options.max_iterations;
+  OptimizerOptions optimizer =
+      sum_of_games_optimizer(options.optimizer, options.max_iterations, options.objective_tolerance);
   optimizer.gradient_tolerance = options.gradient_tolerance;
-  optimizer.cutting_plane_tolerance = options.objective_tolerance;
   optimizer.cutting_plane_proximal = true;
   optimizer.progress = options.progress;
   model.summary = minimize_sum_of_games(objective.sum_of_games(), model.theta, optimizer, options.lambda, 0.0);
