@@ -296,9 +296,11 @@ AffineCosts predictor_costs(const Segmentation& g, const SegmentStrategy& q, lon
 // the costs at one end of a block of 64 sizes (`at_last`: the block's last size when costs fall
 // with the size) bound f on the block from below: the sum of the `size` smallest of fixed costs
 // is convex in the size, least where the size is the number of costs <= 0 (clamped).
+// If by_size is given, (*by_size)[size] receives f(size) where it was evaluated and its block's
+// lower bound elsewhere (sizes 1..n; the vector has n + 1 entries).
 template <class Costs>
 std::vector<SizeValue> smallest_values(const Segmentation& g, const SmallestSums& sums, Costs costs, bool at_last,
-                                       std::size_t wanted) {
+                                       std::size_t wanted, std::vector<double>* by_size = nullptr) {
   constexpr long kBlock = 64;
   struct Block {
     double bound;
@@ -312,6 +314,10 @@ std::vector<SizeValue> smallest_values(const Segmentation& g, const SmallestSums
     double unused;
     sums.at_most(fixed, 0.0, nonpositive, unused);
     blocks.push_back({sums.sum(fixed, std::clamp(nonpositive, first, last)), first, last});
+    if (by_size) {
+      by_size->resize(static_cast<std::size_t>(g.n() + 1), 0.0);
+      std::fill(by_size->begin() + first, by_size->begin() + last + 1, blocks.back().bound);
+    }
   }
   std::sort(blocks.begin(), blocks.end(), [](const Block& x, const Block& y) { return x.bound < y.bound; });
   std::vector<SizeValue> values;
@@ -321,7 +327,10 @@ std::vector<SizeValue> smallest_values(const Segmentation& g, const SmallestSums
       std::nth_element(values.begin(), values.begin() + static_cast<long>(wanted - 1), values.end(), by_value);
       if (block.bound >= values[wanted - 1].value) break;
     }
-    for (long size = block.first; size <= block.last; ++size) values.push_back({sums.sum(costs(size), size), size});
+    for (long size = block.first; size <= block.last; ++size) {
+      values.push_back({sums.sum(costs(size), size), size});
+      if (by_size) (*by_size)[static_cast<std::size_t>(size)] = values.back().value;
+    }
   }
   std::sort(values.begin(), values.end(), by_value);
   return values;
@@ -700,6 +709,68 @@ void likeliest_action(const Segmentation& g, const SegmentStrategy& p, MarginalS
 
 namespace {
 
+// One past round's strategy for the bounds from mixes (f1_marginal_rounds.hpp, best_mixture):
+// the strategy on its segments, and its marginal per rank.
+struct PastStrategy {
+  SegmentStrategy strategy;
+  std::vector<Segment> segments;
+  std::vector<double> marginals;
+};
+
+// The mix sum_t w_t x_t of past strategies, written on g's segments, each of which must lie inside
+// one segment of every part (g cut at the union of the parts' cuts): on a piece of a segment the
+// affine function of psi is the same, c + d t_old = c' + d' t_new with psi = mean + scale t.
+SegmentStrategy mix_on(const Segmentation& g, const std::vector<std::pair<double, PastStrategy>>& parts) {
+  SegmentStrategy out;
+  for (const auto& [w, part] : parts)
+    for (long size : part.strategy.sizes)
+      if (std::find(out.sizes.begin(), out.sizes.end(), size) == out.sizes.end()) out.sizes.push_back(size);
+  const std::size_t m = out.m(), S = g.segments.size();
+  out.weight.assign(m, 0.0);
+  out.c.assign(S * m, 0.0);
+  out.d.assign(S * m, 0.0);
+  for (const auto& [w, part] : parts) {
+    const SegmentStrategy& x = part.strategy;
+    out.empty += w * x.empty;
+    std::size_t o = 0;
+    for (std::size_t s = 0; s < S; ++s) {
+      const Segment& seg = g.segments[s];
+      while (part.segments[o].end <= seg.first) ++o;
+      const Segment& old = part.segments[o];
+      for (std::size_t j = 0; j < x.m(); ++j) {
+        const std::size_t at = static_cast<std::size_t>(std::find(out.sizes.begin(), out.sizes.end(), x.sizes[j]) - out.sizes.begin());
+        if (s == 0) out.weight[at] += w * x.weight[j];
+        const double c = x.c[o * x.m() + j], d = old.constant() ? 0.0 : x.d[o * x.m() + j];
+        out.c[s * m + at] += w * (d == 0.0 ? c : c + d * (seg.mean - old.mean) / old.scale);
+        if (d != 0.0 && !seg.constant()) out.d[s * m + at] += w * d * seg.scale / old.scale;
+      }
+    }
+  }
+  return out;
+}
+
+// The last `keep` rounds' strategies of one player and, per size 0..n, a bound on the opponent's
+// value at that size against each (exact where evaluated, a block's bound elsewhere).
+struct SegmentHistory {
+  std::vector<PastStrategy> strategies;
+  std::vector<std::vector<double>> values;
+  void add(PastStrategy strategy, std::vector<double> values_by_size, std::size_t keep) {
+    if (strategies.size() >= keep) {
+      strategies.erase(strategies.begin());
+      values.erase(values.begin());
+    }
+    strategies.push_back(std::move(strategy));
+    values.push_back(std::move(values_by_size));
+  }
+  std::vector<double> marginals(const std::vector<double>& w) const {
+    std::vector<double> out(strategies.front().marginals.size(), 0.0);
+    for (std::size_t t = 0; t < w.size(); ++t)
+      if (w[t] > 0.0)
+        for (std::size_t r = 0; r < out.size(); ++r) out[r] += w[t] * strategies[t].marginals[r];
+    return out;
+  }
+};
+
 // The solver by segments; stall_rounds > 0 also stops it (status stalled) when its gap has not
 // fallen by 10 % within that many rounds (the automatic choice hands over to the windows then).
 MarginalSolution solve_by_segments(const std::vector<double>& psi, const MarginalSolverOptions& options,
@@ -753,6 +824,11 @@ MarginalSolution solve_by_segments(const std::vector<double>& psi, const Margina
   LpBasis basis;
   Fixings fix;
   std::vector<double> gaps;  // per round
+  // Bounds from mixes of the last mixed_rounds rounds' strategies; the predictor mix that
+  // guarantees `lower`, if it is one (its parts are written on one segmentation at the end).
+  const std::size_t history = static_cast<std::size_t>(options.mixed_rounds);
+  SegmentHistory predictor_history, adversary_history;
+  std::vector<std::pair<double, PastStrategy>> best_mix;
   for (;;) {
     const auto lp_start = Clock::now();
     const auto solved = solve_restricted(g, K, L, max_seconds - seconds_since(start), payoff_scale, basis, fix);
@@ -767,12 +843,15 @@ MarginalSolution solve_by_segments(const std::vector<double>& psi, const Margina
     const SegmentStrategy& p = rs.predictor;
     const SegmentStrategy& q = rs.adversary;
     // Exact bounds over the full game.
-    auto adversary_best = smallest_values(g, sums, [&](long l) { return adversary_costs(g, p, l); }, true, wanted);
+    std::vector<double> adversary_by_size, predictor_by_size;  // for the mixes
+    auto adversary_best = smallest_values(g, sums, [&](long l) { return adversary_costs(g, p, l); }, true, wanted,
+                                          history > 1 ? &adversary_by_size : nullptr);
     adversary_best.insert(adversary_best.begin(), {p.empty, 0});  // l = 0: F1(., {}) = [y_hat empty]
     std::stable_sort(adversary_best.begin(), adversary_best.end(),
                      [](const SizeValue& x, const SizeValue& y) { return x.value < y.value; });
     const double expected_psi = expected_potential(g, q);
-    auto predictor_best = smallest_values(g, sums, [&](long k) { return predictor_costs(g, q, k); }, false, wanted);
+    auto predictor_best = smallest_values(g, sums, [&](long k) { return predictor_costs(g, q, k); }, false, wanted,
+                                          history > 1 ? &predictor_by_size : nullptr);
     for (auto& v : predictor_best) v.value = -v.value - expected_psi;
     predictor_best.insert(predictor_best.begin(), {q.empty - expected_psi, 0});
     std::stable_sort(predictor_best.begin(), predictor_best.end(),
@@ -782,10 +861,31 @@ MarginalSolution solve_by_segments(const std::vector<double>& psi, const Margina
       best_predictor = p;
       best_cuts = g.cuts();
       best_predictor_marginals = total_marginals(g, p);
+      best_mix.clear();
     }
     if (predictor_best.front().value < summary.upper) {
       summary.upper = predictor_best.front().value;
       best_adversary_marginals = total_marginals(g, q);
+    }
+    if (history > 1) {  // mixes of the last rounds' strategies may bound the value more tightly
+      adversary_by_size[0] = p.empty;
+      for (double& v : predictor_by_size) v = -v - expected_psi;  // a lower bound on costs: an upper one on values
+      predictor_by_size[0] = q.empty - expected_psi;
+      predictor_history.add({p, g.segments, total_marginals(g, p)}, std::move(adversary_by_size), history);
+      adversary_history.add({{}, {}, total_marginals(g, q)}, std::move(predictor_by_size), history);
+      const Mixture conceding = best_mixture(adversary_history.values, MixFor::adversary);
+      if (conceding.bound < summary.upper) {
+        summary.upper = conceding.bound;
+        best_adversary_marginals = adversary_history.marginals(conceding.weights);
+      }
+      const Mixture guaranteeing = best_mixture(predictor_history.values, MixFor::predictor);
+      if (guaranteeing.bound > summary.lower) {
+        summary.lower = guaranteeing.bound;
+        best_predictor_marginals = predictor_history.marginals(guaranteeing.weights);
+        best_mix.clear();
+        for (std::size_t t = 0; t < guaranteeing.weights.size(); ++t)
+          if (guaranteeing.weights[t] > 0.0) best_mix.push_back({guaranteeing.weights[t], predictor_history.strategies[t]});
+      }
     }
     summary.gap = summary.upper - summary.lower;
     // The band: the ranks the predictor strategy that guarantees `lower` mixes on.
@@ -969,6 +1069,13 @@ MarginalSolution solve_by_segments(const std::vector<double>& psi, const Margina
     const auto i = static_cast<Eigen::Index>(g.order[static_cast<std::size_t>(rank)]);
     if (!best_predictor_marginals.empty()) solution.marginals[i] = best_predictor_marginals[rank];
     if (!best_adversary_marginals.empty()) solution.adversary_marginals[i] = best_adversary_marginals[rank];
+  }
+  if (!best_mix.empty()) {  // the parts' common refinement
+    best_cuts.clear();
+    for (const auto& [w, part] : best_mix)
+      for (const Segment& seg : part.segments) best_cuts.push_back(seg.first);
+    g.set_cuts(best_cuts);
+    best_predictor = mix_on(g, best_mix);
   }
   if (best_predictor.sizes.empty() && best_predictor.empty == 0.0) best_predictor.empty = 1.0;
   g.set_cuts(best_cuts.empty() ? std::vector<long>{} : best_cuts);
