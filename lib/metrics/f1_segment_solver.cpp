@@ -7,7 +7,8 @@
 // The restricted game's LP (the predictor's maxmin; sizes K and L of the two players):
 //   max z  over r_0, r_j >= 0, A_sj, B_sj, and for each adversary size l_m: mu_m, rho >= 0
 //   sum_j r_j + r_0 = 1;   sum_s (n_s A_sj + T1_s B_sj) = k_j r_j;
-//   0 <= A_sj + t B_sj <= r_j at t = tmin_s, tmax_s;
+//   0 <= A_sj + t B_sj <= r_j at t = tmin_s, tmax_s   (the columns are these two end values,
+//                                                      so the lower limits are column bounds);
 //   z <= r_0                                                   (adversary's empty action: s_0)
 //   z <= l_m mu_m - sum_s n_s (rho3_sm + rho4_sm)              (adversary's size l_m: s_m)
 //   mu_m + rho1 + rho2 - rho3 - rho4 = a_sm + b_sm T1_s/n_s                  (dual: n_s s_m C)
@@ -23,10 +24,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <ctime>
-#include <string>
-#include <cstdlib>
 #include <limits>
 #include <map>
 #include <memory>
@@ -41,7 +38,6 @@ namespace mpg {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double cpu_now() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 double kernel(long k, long l) { return 2.0 / static_cast<double>(k + l); }  // F1 = 2|y^ y|/(k+l)
@@ -584,6 +580,9 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
   settings.presolve = GLP_OFF;
   // Each simplex call gets the time left until the deadline (a fallback after a stopped call
   // gets none): the caller's max_seconds holds up to one factorization and one round's bounds.
+  // An iteration cap too: the primal simplex can cycle on these degenerate LPs (a 10-example
+  // game did), and a capped attempt falls back to the next start (standard basis, then dual).
+  settings.it_lim = 50 * (glp_get_num_rows(P) + glp_get_num_cols(P)) + 1000;
   auto simplex = [&]() {
     const double left = seconds_left - seconds_since(built_from);
     if (left <= 0.0) return -1;
@@ -591,11 +590,7 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
     return glp_simplex(P, &settings);
   };
   int code = -1;
-  const double trace_start = cpu_now();
-  const bool restored = basis.restore(P, row_keys, column_keys);
-  if (restored) code = simplex();
-  const int warm_its = glp_get_it_cnt(P);
-  const bool warm_ok = code == 0 && glp_get_status(P) == GLP_OPT;
+  if (basis.restore(P, row_keys, column_keys)) code = simplex();
   if (code != GLP_ETMLIM && (code != 0 || glp_get_status(P) != GLP_OPT)) {  // from the standard basis
     glp_std_basis(P);
     code = simplex();
@@ -606,9 +601,6 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
     code = simplex();
   }
   glp_term_out(GLP_ON);
-  if (std::getenv("MPG_SEGMENT_TRACE"))
-    std::fprintf(stderr, "TRACE lp rows %d cols %d restored %d warm_ok %d warm_its %d its %d lp_s %.3f\n",
-                 glp_get_num_rows(P), glp_get_num_cols(P), restored, warm_ok, warm_its, glp_get_it_cnt(P), cpu_now() - trace_start);
   if (code != 0 || glp_get_status(P) != GLP_OPT) return std::nullopt;
   basis.save(P, row_keys, column_keys);
 
@@ -771,6 +763,8 @@ struct SegmentHistory {
   }
 };
 
+constexpr std::size_t kMostUnfixedPairs = 500;  // see the stuck rounds in solve_by_segments
+
 // The solver by segments; stall_rounds > 0 also stops it (status stalled) when its gap has not
 // fallen by 10 % within that many rounds (the automatic choice hands over to the windows then).
 MarginalSolution solve_by_segments(const std::vector<double>& psi, const MarginalSolverOptions& options,
@@ -820,7 +814,6 @@ MarginalSolution solve_by_segments(const std::vector<double>& psi, const Margina
   std::vector<int> idle_k(K.size(), 0), idle_l(L.size(), 0);
   const std::size_t wanted = static_cast<std::size_t>(options.sizes_per_round);
   int halvings = 0;
-  int stuck_rounds = 0;  // consecutive rounds that found the last two without progress
   LpBasis basis;
   Fixings fix;
   std::vector<double> gaps;  // per round
@@ -862,6 +855,7 @@ MarginalSolution solve_by_segments(const std::vector<double>& psi, const Margina
       best_cuts = g.cuts();
       best_predictor_marginals = total_marginals(g, p);
       best_mix.clear();
+      summary.mixed_strategies = 1;
     }
     if (predictor_best.front().value < summary.upper) {
       summary.upper = predictor_best.front().value;
@@ -885,6 +879,7 @@ MarginalSolution solve_by_segments(const std::vector<double>& psi, const Margina
         best_mix.clear();
         for (std::size_t t = 0; t < guaranteeing.weights.size(); ++t)
           if (guaranteeing.weights[t] > 0.0) best_mix.push_back({guaranteeing.weights[t], predictor_history.strategies[t]});
+        summary.mixed_strategies = best_mix.size();
       }
     }
     summary.gap = summary.upper - summary.lower;
@@ -902,10 +897,6 @@ MarginalSolution solve_by_segments(const std::vector<double>& psi, const Margina
     summary.adversary_sizes = static_cast<std::size_t>(std::count_if(q.weight.begin(), q.weight.end(), [](double w) { return w > 0.0; }));
     summary.segments = g.segments.size();
     summary.seconds = seconds_since(start);
-    if (std::getenv("MPG_SEGMENT_TRACE"))
-      std::fprintf(stderr, "TRACE round %d gap %.3e lower %.9f upper %.9f lp_value %.9f segs %zu K %zu/%zu L %zu/%zu rows %d t %.2f lp %.2f cpu %.2f\n",
-                   summary.rounds, summary.gap, summary.lower, summary.upper, rs.value, g.segments.size(), summary.predictor_sizes, K.size(),
-                   summary.adversary_sizes, L.size(), rs.rows, summary.seconds, summary.lp_seconds, cpu_now());
     if (round_ends_run(summary, options, max_seconds)) break;
     // stall_rounds: stop when the gap has not fallen by 10 % within that many rounds.
     gaps.push_back(summary.gap);
@@ -954,14 +945,14 @@ MarginalSolution solve_by_segments(const std::vector<double>& psi, const Margina
       if (q.weight[j] > 0.0) cut_where_response_changes(adversary_costs(g, p, q.sizes[j]), q.sizes[j]);
     new_cuts.push_back(positives);
     // Two rounds without progress: the next refines the segments instead (old cuts kept, new
-    // added), with the fixings mapped onto the refinement; if that round makes no progress
-    // either, the one after also fixes nothing (a rebuilt segmentation, or the fixings, can
-    // alternate between two restricted games that both miss the equilibrium). Keeping the
-    // fixings the first time: at n = 10,000, learned theta, 2,900 LP rows instead of 5,400.
+    // added) and fixes nothing (a rebuilt segmentation, or the fixings, can alternate between
+    // two restricted games that both miss the equilibrium), unless that LP would be large (more
+    // than kMostUnfixedPairs sizes x segments): then the fixings are mapped onto the refinement.
+    // Measured at n = 10,000, learned theta: without fixings such a round's LP had 5,400-8,100
+    // rows and took 15-45 s of CPU without lowering the gap; with them, 2,900 rows.
     const std::size_t r = gaps.size();
     const bool stuck = r >= 3 && !(gaps[r - 1] < gaps[r - 2]) && !(gaps[r - 2] < gaps[r - 3]);
-    stuck_rounds = stuck ? stuck_rounds + 1 : 0;
-    const bool unfix = stuck_rounds >= 2;
+    const bool unfix = stuck && (K.size() + L.size()) * g.segments.size() <= kMostUnfixedPairs;
     if (stuck) {
       const std::vector<long> current = g.cuts();
       new_cuts.insert(new_cuts.end(), current.begin(), current.end());
