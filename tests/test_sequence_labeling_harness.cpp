@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
+#include <map>
 
 #include "lib/base/io.hpp"
 #include "lib/base/sha256.hpp"
@@ -152,6 +154,64 @@ TEST_CASE("Table X on synthetic CoNLL: each method compared at its level, certif
   CHECK(second.cached_cells == first.cells);
   const auto token_table = nlohmann::json::parse(mpg::read_file(second.result_files.at(2)));
   for (const auto& row : token_table["rows"]) CHECK(row["compared"] == "token");
+}
+
+// A table's MPG cells without their times: (lambda, class) -> result.
+std::map<std::pair<double, std::string>, nlohmann::json> mpg_cells(const std::string& json_file) {
+  std::function<void(nlohmann::json&)> strip = [&](nlohmann::json& j) {
+    if (!j.is_object()) return;
+    for (auto it = j.begin(); it != j.end();) {
+      if (it.key().find("seconds") != std::string::npos) {
+        it = j.erase(it);
+      } else {
+        strip(*it);
+        ++it;
+      }
+    }
+  };
+  std::map<std::pair<double, std::string>, nlohmann::json> out;
+  const auto table = nlohmann::json::parse(mpg::read_file(json_file));
+  for (auto cell : table["cells"]) {
+    if (cell["method"] != "MPG") continue;
+    strip(cell["result"]);
+    out[{cell["lambda"].get<double>(), cell["target"].get<std::string>()}] = cell["result"];
+  }
+  return out;
+}
+
+TEST_CASE("Table X lambda paths: same cells with 1 and 2 threads, certified like trainings from scratch",
+          "[sequence_labeling_harness]") {
+  TempDir dir;
+  const SyntheticConll data(dir);
+  nlohmann::json spec = tiny_spec();
+  spec["methods"]["MPG"]["lambda"] = {0.5, 2.0, 0.125};  // the path: 2, 0.5, 0.125
+  const std::string spec_path = write_spec(dir, spec);
+  const RunSummary one = run_experiment(spec_path, mpg::testing::threaded_options(dir, 1));
+  const RunSummary two = run_experiment(spec_path, mpg::testing::threaded_options(dir, 2));
+  CHECK(two.cached_cells == 0);  // its own cache
+  const auto path = mpg_cells(one.result_files.at(2));
+  REQUIRE(path.size() == 6);
+  CHECK(mpg_cells(two.result_files.at(2)) == path);
+  CHECK(run_experiment(spec_path, mpg::testing::threaded_options(dir, 2)).cached_cells == two.cells);
+
+  RunOptions scratch_options = mpg::testing::quiet_options(dir, 2, "scratch");
+  scratch_options.overrides = {"methods.MPG.lambda_path=false"};
+  const auto scratch = mpg_cells(run_experiment(spec_path, scratch_options).result_files.at(2));
+  REQUIRE(scratch.size() == 6);
+  for (const auto& [cell, result] : path) {
+    INFO("lambda " << cell.first << " " << cell.second);
+    const auto& training = result["training"];
+    const auto& alone = scratch.at(cell)["training"];
+    REQUIRE(training["converged"] == true);
+    REQUIRE(alone["converged"] == true);
+    const bool inherited = training.value("inherited_cuts", 0) > 0;
+    CHECK(inherited == (cell.first < 2.0));
+    const double scale = std::max(1.0, std::abs(alone["objective"].get<double>()));
+    CHECK(training["objective"].get<double>() >= alone["lower_bound"].get<double>() - 1e-9 * scale);
+    CHECK(alone["objective"].get<double>() >= training["lower_bound"].get<double>() - 1e-9 * scale);
+    CHECK(std::abs(training["objective"].get<double>() - alone["objective"].get<double>()) <= 1e-6 * scale);
+    if (cell.first == 2.0) CHECK(result == scratch.at(cell));  // the path's first training is one from scratch
+  }
 }
 
 TEST_CASE("A CoNLL file whose registry entry has a wrong sha256 is refused with its name",

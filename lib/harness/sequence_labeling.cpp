@@ -12,11 +12,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 
@@ -35,6 +37,7 @@ namespace {
 using nlohmann::json;
 
 const char* const kParts[] = {"train", "testa", "testb"};
+constexpr int kPathSlots = 64;  // launch priorities: classes x path positions per subset
 const char* const kEvaluationSets[] = {"validation", "testa", "testb"};
 const char* const kTableIxStatistics[] = {"max_length", "avg_length", "PER", "LOC", "ORG", "MISC"};
 
@@ -70,7 +73,13 @@ const std::vector<MethodKind>& sequence_methods() {
                              "`cutting_plane`: stop when the objective is certified within this × max(1, objective magnitude)",
                              true),
             number_parameter("game_tolerance", 1e-6, 0.0, 1.0,
-                             "double-oracle gap of each sentence game, in training and prediction", true)})},
+                             "double-oracle gap of each sentence game, in training and prediction", true),
+            flag_parameter("lambda_path", true,
+                           "`cutting_plane`: train the λ grid of each (subset, class) as one path, largest λ first, "
+                           "each training warm-started from the previous one (its cuts of the λ-free part of the "
+                           "objective, which bound it for every λ, its optimum and the games' supports): the same "
+                           "certificate, far fewer iterations. A λ's result then depends on the larger λ of the grid "
+                           "(they are in its cache key), not on threads or scheduling. Ignored by `lbfgs`")})},
   };
   return kinds;
 }
@@ -112,6 +121,22 @@ struct Cell {
   const Subset* subset;
   std::string kind;
   int target;  // MPG: the class; CRF: 0 (one model for every class)
+  std::size_t path = kNoPath;  // MPG with lambda_path: its path (SequenceRun::paths_)
+  std::size_t position = 0;    // its place on the path (0 = largest lambda)
+  static constexpr std::size_t kNoPath = static_cast<std::size_t>(-1);
+};
+
+// The MPG cells of one (subset, method, class) under lambda_path: one trainer walks the lambdas
+// largest first; a cell asking for lambda k trains the path up to k (if no one has yet) and keeps
+// the results of the cells on the way for their own requests. A cell served from the cache does
+// not advance the path: a later cell then retrains from the start (same results: the path is
+// deterministic).
+struct LambdaPath {
+  std::mutex mutex;
+  std::vector<std::size_t> cells;  // in path order
+  std::unique_ptr<LinearChainMpgPath> trainer;
+  std::size_t next = 0;  // position the trainer trains next
+  std::map<std::size_t, json> results;  // by position, until their cell asks
 };
 
 // ---- The experiment ----------------------------------------------------------------------------
@@ -147,6 +172,10 @@ class SequenceRun : public FamilyRun {
   std::vector<std::unique_ptr<Subset>> subsets_;  // by size
   std::vector<Cell> cells_;
   std::vector<CellPlan> plans_;
+  mutable std::vector<std::unique_ptr<LambdaPath>> paths_;
+
+  json train_mpg(const Cell& c, const ParameterValues& p, LambdaPath* path) const;
+  json path_result(std::size_t cell) const;
 };
 
 SequenceRun::SequenceRun(json spec) : spec_(std::move(spec)), choice_(registry_choice(spec_["dataset"])) {
@@ -190,6 +219,7 @@ SequenceRun::SequenceRun(json spec) : spec_(std::move(spec)), choice_(registry_c
     for (const auto& [method, m] : spec_["methods"].items()) {
       const std::string kind = m["kind"].get<std::string>();
       const ParameterValues values(sequence_labeling_family().method(kind).parameters, m);
+      const std::size_t first_cell = cells_.size();
       for (const auto& lambda : m["lambda"]) {
         const std::vector<int> targets = kind == "mpg" ? classes_ : std::vector<int>{0};
         for (int target : targets) {
@@ -205,9 +235,32 @@ SequenceRun::SequenceRun(json spec) : spec_(std::move(spec)), choice_(registry_c
                 {"target", kind == "mpg" ? json(shown) : json(class_names)}},
                values.with("lambda", lambda),
                // Smaller subsets first (an interrupted run leaves whole subsets in the cache), the
-               // long MPG cells first within a subset.
-               -2 * static_cast<int>(s->size) + (kind == "mpg" ? 1 : 0)});
+               // long MPG cells first within a subset; the cells of a lambda path one path after the
+               // other, in path order (below).
+               (-2 * static_cast<int>(s->size) + (kind == "mpg" ? 1 : 0)) * kPathSlots * kPathSlots});
         }
+      }
+      // lambda_path: per class, the grid largest first becomes one path; each cell's key names the
+      // lambdas trained before it, its result's only other dependence.
+      if (kind != "mpg" || !values.flag("lambda_path") || values.choice("optimizer") != "cutting_plane") continue;
+      for (std::size_t t = 0; t < classes_.size(); ++t) {
+        auto path = std::make_unique<LambdaPath>();
+        for (std::size_t i = first_cell; i < cells_.size(); ++i)
+          if (cells_[i].target == classes_[t]) path->cells.push_back(i);
+        std::stable_sort(path->cells.begin(), path->cells.end(), [&](std::size_t a, std::size_t b) {
+          return plans_[a].parameters.number("lambda") > plans_[b].parameters.number("lambda");
+        });
+        json before = json::array();
+        for (std::size_t k = 0; k < path->cells.size(); ++k) {
+          const std::size_t i = path->cells[k];
+          cells_[i].path = paths_.size();
+          cells_[i].position = k;
+          plans_[i].key["lambda_path"] = before;
+          plans_[i].priority -= std::min(static_cast<int>(t), kPathSlots - 1) * kPathSlots +
+                                std::min(static_cast<int>(k), kPathSlots - 1);
+          before.push_back(plans_[i].parameters.number("lambda"));
+        }
+        paths_.push_back(std::move(path));
       }
     }
 }
@@ -236,35 +289,82 @@ json SequenceRun::validate(std::size_t cell) const {
       for (const auto& s : data.featurized.at(set)) predicted.push_back(model.predict(s));
       result[set] = score_set(data.sets.at(set), predicted, classes_);
     }
-  } else {
-    LinearChainMpgOptions options;
-    options.target = c.target;
-    options.lambda = p.number("lambda");
-    options.optimizer = parse_optimizer_kind(p.choice("optimizer"));
-    options.max_iterations = static_cast<int>(p.integer("max_iterations"));
-    options.objective_tolerance = p.number("objective_tolerance");
-    options.game_tolerance = p.number("game_tolerance");
-    const LinearChainMpgModel model = train_linear_chain_mpg(data.featurized.at("train"), layout, options);
-    record(model.summary.optimizer);
-    result["training"] = model.summary.to_json();
-    result["unconverged_training_games"] = model.summary.last_unconverged_games;
-    int unconverged = 0;
-    for (const char* set : kEvaluationSets) {
-      const auto& featurized = data.featurized.at(set);
-      std::vector<std::vector<int>> predicted(featurized.size());
-      std::vector<char> converged(featurized.size(), 1);
-      tbb::parallel_for(std::size_t{0}, featurized.size(), [&](std::size_t i) {
-        bool ok = true;
-        predicted[i] = predict_linear_chain_mpg(model, featurized[i], options.game_tolerance, &ok);
-        converged[i] = ok;
-      });
-      unconverged += static_cast<int>(std::count(converged.begin(), converged.end(), 0));
-      result[set] = score_set(data.sets.at(set), predicted, {c.target});
-    }
-    result["unconverged_test_games"] = unconverged;
+    result["seconds"] = seconds_since(start);
+    return result;
   }
+  return c.path == Cell::kNoPath ? train_mpg(c, p, nullptr) : path_result(cell);
+}
+
+// Trains the MPG model of the cell (from scratch, or as the next model of `path`) and scores it.
+json SequenceRun::train_mpg(const Cell& c, const ParameterValues& p, LambdaPath* path) const {
+  const Subset& data = *c.subset;
+  const ChainLayout layout{data.feature_count, kConllLabelCount};
+  const auto start = clock_type::now();
+  LinearChainMpgOptions options;
+  options.target = c.target;
+  options.lambda = p.number("lambda");
+  options.optimizer = parse_optimizer_kind(p.choice("optimizer"));
+  options.max_iterations = static_cast<int>(p.integer("max_iterations"));
+  options.objective_tolerance = p.number("objective_tolerance");
+  options.game_tolerance = p.number("game_tolerance");
+  LinearChainMpgModel model;
+  if (path) {
+    if (!path->trainer) path->trainer = std::make_unique<LinearChainMpgPath>(data.featurized.at("train"), layout, options);
+    model = path->trainer->train(options.lambda);
+  } else {
+    model = train_linear_chain_mpg(data.featurized.at("train"), layout, options);
+  }
+  json result;
+  result["train_seconds"] = seconds_since(start);
+  result["iterations"] = model.summary.optimizer.iterations;
+  result["converged"] = model.summary.optimizer.converged();
+  result["optimizer"] = model.summary.optimizer.message;
+  result["training"] = model.summary.to_json();
+  result["unconverged_training_games"] = model.summary.last_unconverged_games;
+  int unconverged = 0;
+  for (const char* set : kEvaluationSets) {
+    const auto& featurized = data.featurized.at(set);
+    std::vector<std::vector<int>> predicted(featurized.size());
+    std::vector<char> converged(featurized.size(), 1);
+    tbb::parallel_for(std::size_t{0}, featurized.size(), [&](std::size_t i) {
+      bool ok = true;
+      predicted[i] = predict_linear_chain_mpg(model, featurized[i], options.game_tolerance, &ok);
+      converged[i] = ok;
+    });
+    unconverged += static_cast<int>(std::count(converged.begin(), converged.end(), 0));
+    result[set] = score_set(data.sets.at(set), predicted, {c.target});
+  }
+  result["unconverged_test_games"] = unconverged;
   result["seconds"] = seconds_since(start);
   return result;
+}
+
+// The result of a lambda-path cell: trains the path up to the cell's position unless an earlier
+// request did. One request at a time per path; the thread that trains runs its nested parallel
+// loops in isolation, so that it never picks up another cell of the same path meanwhile.
+json SequenceRun::path_result(std::size_t cell) const {
+  const Cell& c = cells_[cell];
+  LambdaPath& path = *paths_[c.path];
+  std::lock_guard<std::mutex> lock(path.mutex);
+  return tbb::this_task_arena::isolate([&] {
+    if (const auto found = path.results.find(c.position); found != path.results.end()) {
+      json result = std::move(found->second);
+      path.results.erase(found);
+      return result;
+    }
+    if (path.next > c.position) {  // asked again after its result was handed out: start over
+      path.trainer.reset();
+      path.next = 0;
+    }
+    for (; path.next <= c.position; ++path.next) {
+      const std::size_t i = path.cells[path.next];
+      path.results[path.next] = train_mpg(cells_[i], plans_[i].parameters, &path);
+    }
+    if (path.next == path.cells.size()) path.trainer.reset();  // the path is done: free its cuts
+    json result = std::move(path.results.at(c.position));
+    path.results.erase(c.position);
+    return result;
+  });
 }
 
 std::vector<std::pair<std::string, double>> SequenceRun::selection(std::size_t cell, const json& validation) const {

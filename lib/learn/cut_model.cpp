@@ -43,6 +43,12 @@ double CutModel::proximal_lower_bound() const {
   return -aggregate.squaredNorm() / (2.0 * lambda_) - offsets_.dot(proximal_weights_);
 }
 
+std::vector<Cut> CutModel::cuts() const {
+  std::vector<Cut> out;
+  for (Eigen::Index k = 0; k < offsets_.size(); ++k) out.push_back({directions_.col(k) + gold_, offsets_[k]});
+  return out;
+}
+
 double CutModel::model_value(const Eigen::VectorXd& theta) const {
   const Eigen::VectorXd cut_values = directions_.transpose() * theta - offsets_;  // (a_k - g) . theta - c_k
   return 0.5 * lambda_ * theta.squaredNorm() + cut_values.maxCoeff();
@@ -68,9 +74,10 @@ void CutModel::drop_idle(int limit) {
   idle_ = std::move(idle);
 }
 
-ProximalBundle::ProximalBundle(const Eigen::VectorXd& gold, double lambda, double first_weight)
+ProximalBundle::ProximalBundle(const Eigen::VectorXd& gold, double lambda, double first_weight,
+                               const Eigen::VectorXd* center)
     : cuts_(gold, lambda),
-      center_(Eigen::VectorXd::Zero(gold.size())),
+      center_(center ? *center : Eigen::VectorXd::Zero(gold.size())),
       center_value_(std::numeric_limits<double>::infinity()),
       predicted_decrease_(std::numeric_limits<double>::infinity()),
       mu_(std::max({1.0, gold.squaredNorm(), first_weight})) {}

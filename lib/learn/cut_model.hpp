@@ -11,6 +11,13 @@
 
 namespace mpg {
 
+// One cut phi(theta) >= slope . theta - offset of the convex part phi of a learning objective. It
+// does not involve lambda, so a cut collected while minimizing F for one lambda is valid for all.
+struct Cut {
+  Eigen::VectorXd slope;
+  double offset = 0.0;
+};
+
 // The cutting-plane model  phi_K(theta) = max_k (a_k . theta - c_k)  and its master problems
 //   min_theta lambda/2 ||theta||^2 - theta . g + phi_K(theta) + mu/2 ||theta - center||^2.
 // With B = [a_k - g] and l = lambda + mu the dual is the simplex QP (simplex_qp.hpp)
@@ -33,6 +40,8 @@ class CutModel {
   // lambda/2 ||theta||^2 - theta . g + phi_K(theta).
   double model_value(const Eigen::VectorXd& theta) const;
   int size() const { return static_cast<int>(offsets_.size()); }
+  // The cuts the model holds (those not dropped as idle), in the order they were added.
+  std::vector<Cut> cuts() const;
   // Drops cuts with zero weight in both masters for `limit` consecutive solves. The lower
   // bounds stay valid (any set of cuts gives one); the masters stay small.
   void drop_idle(int limit);
@@ -55,8 +64,16 @@ class CutModel {
 // model predicted; a null step only adds the cut.
 class ProximalBundle {
  public:
-  // Starts at theta = 0 with proximal weight mu = max(1, ||g||^2, first_weight).
-  ProximalBundle(const Eigen::VectorXd& gold, double lambda, double first_weight = 1.0);
+  // Starts at theta = 0 (or at `center` when given) with proximal weight
+  // mu = max(1, ||g||^2, first_weight).
+  ProximalBundle(const Eigen::VectorXd& gold, double lambda, double first_weight = 1.0,
+                 const Eigen::VectorXd* center = nullptr);
+
+  // Adds a cut known before the first step (e.g. collected for another lambda): it only enters
+  // the masters; the center and the proximal weight are left alone.
+  void add_cut(const Cut& cut) { cuts_.add(cut.slope, cut.offset); }
+  // The cuts the model holds now.
+  std::vector<Cut> held_cuts() const { return cuts_.cuts(); }
 
   // Adds the cut at theta, updates the center and the proximal weight, solves the masters and
   // returns the next theta. `lower_bound` receives the best lower bound on min F so far.

@@ -486,7 +486,16 @@ void run_cutting_plane(TrackedObjective& tracked, const OptimizerOptions& option
 void run_proximal_bundle(TrackedObjective& tracked, const OptimizerOptions& options, OptimizerSummary& summary) {
   const double lambda = options.regularization;
   const double first_weight = options.cutting_plane_scaled_start ? tracked.best_gradient.squaredNorm() : 1.0;
-  ProximalBundle bundle(Eigen::VectorXd::Zero(tracked.best_theta.size()), lambda, first_weight);
+  std::vector<Cut>* store = options.cut_store;
+  ProximalBundle bundle(Eigen::VectorXd::Zero(tracked.best_theta.size()), lambda, first_weight,
+                        store ? &tracked.best_theta : nullptr);
+  if (store) {
+    for (const Cut& cut : *store) {
+      if (cut.slope.size() != tracked.best_theta.size()) throw Error("optimizer cut_store: a cut of another dimension");
+      bundle.add_cut(cut);
+    }
+    summary.inherited_cuts = static_cast<int>(store->size());
+  }
   Eigen::VectorXd theta = tracked.best_theta;
   Eigen::VectorXd gradient = tracked.best_gradient;
   double value = tracked.best_value;
@@ -501,6 +510,7 @@ void run_proximal_bundle(TrackedObjective& tracked, const OptimizerOptions& opti
       break;
   }
   summary.iterations = iteration;
+  if (store) *store = bundle.held_cuts();
 }
 
 }  // namespace
@@ -558,6 +568,7 @@ nlohmann::json OptimizerSummary::to_json() const {
                         {"objective", final_value},
                         {"gradient_norm", gradient_norm},
                         {"seconds", seconds}};
+  if (inherited_cuts > 0) out["inherited_cuts"] = inherited_cuts;
   if (std::isfinite(lower_bound)) {
     out["lower_bound"] = lower_bound;
     out["certified_gap"] = final_value - lower_bound;

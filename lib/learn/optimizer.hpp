@@ -7,8 +7,11 @@
 #include <limits>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <vector>
 
 namespace mpg {
+
+struct Cut;  // lib/learn/cut_model.hpp
 
 // f(theta) and its (sub)gradient. Implementations write the gradient into `gradient`
 // (already sized like theta) and return the value.
@@ -68,6 +71,13 @@ struct OptimizerOptions {
   bool cutting_plane_proximal = false;
   bool cutting_plane_scaled_start = false;
   int cut_idle_limit = 50;
+  // cutting_plane_proximal along a lambda path: cuts R(theta) >= slope . theta - offset do not
+  // involve lambda, so cuts collected for one lambda bound R for every other. When cut_store is
+  // set, its cuts enter the masters before the first step (the first lower bound is already
+  // close), the first center is the start theta (pass the previous optimum), and on return it
+  // holds the cuts the model kept at the end (at most about cut_idle_limit + a few: they are
+  // what the next lambda inherits). Empty store, theta = 0: the same run as without a store.
+  std::vector<Cut>* cut_store = nullptr;
   // Called after each iteration with (iteration, value, gradient norm; for cutting_plane the
   // best value and the certified gap); may be empty.
   std::function<void(int, double, double)> progress;
@@ -89,6 +99,7 @@ struct OptimizerSummary {
   std::string message;          // why it stopped, in words (e.g. liblbfgs status text)
   // Cutting plane only: min f >= lower_bound, so final_value - lower_bound certifies theta.
   double lower_bound = -std::numeric_limits<double>::infinity();
+  int inherited_cuts = 0;       // cutting_plane_proximal: cuts taken from OptimizerOptions::cut_store
 
   bool converged() const { return status == OptimizerStatus::converged; }
   nlohmann::json to_json() const;

@@ -100,6 +100,13 @@ class SumOfGamesObjective : public Objective {
 
   // The game statistics so far (the optimizer's summary is filled by minimize_sum_of_games).
   const SumOfGamesSummary& summary() const { return summary_; }
+  // Moves along a lambda path: the same games, their warm starts kept, another regularization;
+  // the statistics start afresh.
+  void set_lambda(double lambda) {
+    if (!(lambda >= 0.0) || !std::isfinite(lambda)) throw Error("lambda must be a finite number >= 0");
+    lambda_ = lambda;
+    summary_ = SumOfGamesSummary();
+  }
 
  private:
   const Family& family_;

@@ -60,6 +60,21 @@ const LinearChainMpgOptions& checked(const LinearChainMpgOptions& options, const
   return options;
 }
 
+OptimizerOptions chain_optimizer(const LinearChainMpgOptions& options) {
+  OptimizerOptions optimizer =
+      sum_of_games_optimizer(options.optimizer, options.max_iterations, options.objective_tolerance);
+  optimizer.gradient_tolerance = options.gradient_tolerance;
+  optimizer.cutting_plane_proximal = true;
+  optimizer.progress = options.progress;
+  return optimizer;
+}
+
+const LinearChainMpgOptions& path_checked(const LinearChainMpgOptions& options) {
+  if (options.optimizer != OptimizerKind::cutting_plane)
+    throw Error("linear-chain MPG: a lambda path needs the cutting-plane optimizer");
+  return options;
+}
+
 }  // namespace
 
 LinearChainMpgObjective::LinearChainMpgObjective(const std::vector<FeaturizedSentence>& sentences,
@@ -86,13 +101,46 @@ LinearChainMpgModel train_linear_chain_mpg(const std::vector<FeaturizedSentence>
       model.theta[i] = options.initial_scale * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
     }
   }
-  OptimizerOptions optimizer =
-      sum_of_games_optimizer(options.optimizer, options.max_iterations, options.objective_tolerance);
-  optimizer.gradient_tolerance = options.gradient_tolerance;
-  optimizer.cutting_plane_proximal = true;
-  optimizer.progress = options.progress;
-  model.summary = minimize_sum_of_games(objective.sum_of_games(), model.theta, optimizer, options.lambda, 0.0);
+  model.summary = minimize_sum_of_games(objective.sum_of_games(), model.theta, chain_optimizer(options), options.lambda, 0.0);
   return model;
+}
+
+LinearChainMpgPath::LinearChainMpgPath(const std::vector<FeaturizedSentence>& sentences, ChainLayout layout,
+                                       const LinearChainMpgOptions& options)
+    : layout_(layout),
+      options_(path_checked(options)),
+      objective_(sentences, layout, options),
+      optimizer_(chain_optimizer(options)),
+      theta_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(layout.size()))) {
+  optimizer_.cut_store = &cuts_;
+}
+
+LinearChainMpgModel LinearChainMpgPath::train(double lambda) {
+  if (!(lambda > 0.0) || !std::isfinite(lambda)) throw Error("linear-chain MPG: lambda must be > 0");
+  objective_.sum_of_games().set_lambda(lambda);
+  LinearChainMpgModel model;
+  model.layout = layout_;
+  model.target = options_.target;
+  model.summary = minimize_sum_of_games(objective_.sum_of_games(), theta_, optimizer_, lambda, 0.0);
+  model.theta = theta_;
+  ++trained_;
+  return model;
+}
+
+std::vector<LinearChainMpgModel> train_linear_chain_mpg_path(const std::vector<FeaturizedSentence>& sentences,
+                                                             ChainLayout layout, const LinearChainMpgOptions& options,
+                                                             const std::vector<double>& lambdas) {
+  std::vector<std::size_t> order(lambdas.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  // Largest lambda first (its optimum is nearest the start, theta = 0); equal values keep their order.
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return lambdas[a] > lambdas[b]; });
+  std::vector<LinearChainMpgModel> models(lambdas.size());
+  if (lambdas.empty()) return models;
+  LinearChainMpgOptions first = options;
+  first.lambda = lambdas[order[0]];
+  LinearChainMpgPath path(sentences, layout, first);
+  for (std::size_t i : order) models[i] = path.train(lambdas[i]);
+  return models;
 }
 
 LabelSequence maximin_chain_decision(const LinearChainF1Game& game) {

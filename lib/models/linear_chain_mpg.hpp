@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "lib/game/double_oracle.hpp"
+#include "lib/learn/cut_model.hpp"
 #include "lib/learn/optimizer.hpp"
 #include "lib/learn/sum_of_games.hpp"
 #include "lib/metrics/linear_chain_f1.hpp"
@@ -110,6 +111,40 @@ struct LinearChainMpgModel {
 
 LinearChainMpgModel train_linear_chain_mpg(const std::vector<FeaturizedSentence>& sentences, ChainLayout layout,
                                            const LinearChainMpgOptions& options);
+
+// Trains the models of a lambda path (largest lambda first pays most) one after the other with the
+// cutting plane, each warm-started from the one before: the cuts of R(theta) = f - lambda/2
+// ||theta||^2 the previous training kept (they do not involve lambda, so the lower bound stays a
+// true lower bound and certifies each model as from scratch), the previous optimum as the first
+// center, and the sentence games' supports. Each model is certified to
+// options.objective_tolerance, so it ends within that tolerance of the same minimum as a training
+// from scratch (not at the same point). Deterministic: the same lambdas in the same order give
+// the same models. options.lambda is ignored; options.optimizer must be cutting_plane.
+class LinearChainMpgPath {
+ public:
+  // Keeps a reference to `sentences`.
+  LinearChainMpgPath(const std::vector<FeaturizedSentence>& sentences, ChainLayout layout,
+                     const LinearChainMpgOptions& options);
+  LinearChainMpgPath(const LinearChainMpgPath&) = delete;  // the optimizer points at cuts_
+  LinearChainMpgPath& operator=(const LinearChainMpgPath&) = delete;
+  // The next model of the path.
+  LinearChainMpgModel train(double lambda);
+  int trained() const { return trained_; }
+
+ private:
+  ChainLayout layout_;
+  LinearChainMpgOptions options_;
+  LinearChainMpgObjective objective_;
+  OptimizerOptions optimizer_;
+  std::vector<Cut> cuts_;
+  Eigen::VectorXd theta_;
+  int trained_ = 0;
+};
+
+// The models of `lambdas` (returned in the given order) trained along one path, largest first.
+std::vector<LinearChainMpgModel> train_linear_chain_mpg_path(const std::vector<FeaturizedSentence>& sentences,
+                                                             ChainLayout layout, const LinearChainMpgOptions& options,
+                                                             const std::vector<double>& lambdas);
 
 // Test-time decision rules.
 //   most_probable  the papers' rule (digest §2.7): solve the sentence's game with the learned theta
