@@ -185,6 +185,7 @@ TEST_CASE("Table X lambda paths: same cells with 1 and 2 threads, certified like
   const SyntheticConll data(dir);
   nlohmann::json spec = tiny_spec();
   spec["methods"]["MPG"]["lambda"] = {0.5, 2.0, 0.125};  // the path: 2, 0.5, 0.125
+  spec["methods"]["MPG"]["lambda_path"] = true;
   const std::string spec_path = write_spec(dir, spec);
   const RunSummary one = run_experiment(spec_path, mpg::testing::threaded_options(dir, 1));
   const RunSummary two = run_experiment(spec_path, mpg::testing::threaded_options(dir, 2));
@@ -195,7 +196,7 @@ TEST_CASE("Table X lambda paths: same cells with 1 and 2 threads, certified like
   CHECK(run_experiment(spec_path, mpg::testing::threaded_options(dir, 2)).cached_cells == two.cells);
 
   RunOptions scratch_options = mpg::testing::quiet_options(dir, 2, "scratch");
-  scratch_options.overrides = {"methods.MPG.lambda_path=false"};
+  scratch_options.overrides = {"methods.MPG.lambda_path=false"};  // the default
   const auto scratch = mpg_cells(run_experiment(spec_path, scratch_options).result_files.at(2));
   REQUIRE(scratch.size() == 6);
   for (const auto& [cell, result] : path) {

@@ -74,12 +74,14 @@ const std::vector<MethodKind>& sequence_methods() {
                              true),
             number_parameter("game_tolerance", 1e-6, 0.0, 1.0,
                              "double-oracle gap of each sentence game, in training and prediction", true),
-            flag_parameter("lambda_path", true,
+            flag_parameter("lambda_path", false,
                            "`cutting_plane`: train the λ grid of each (subset, class) as one path, largest λ first, "
                            "each training warm-started from the previous one (its cuts of the λ-free part of the "
                            "objective, which bound it for every λ, its optimum and the games' supports): the same "
                            "certificate, far fewer iterations. A λ's result then depends on the larger λ of the grid "
-                           "(they are in its cache key), not on threads or scheduling. Ignored by `lbfgs`")})},
+                           "(they are in its cache key), not on threads or scheduling. Off by default: at the "
+                           "relative `objective_tolerance` the previous optimum is often already certified, so "
+                           "cells of different λ hold one model (docs/methods.md). Ignored by `lbfgs`")})},
   };
   return kinds;
 }
