@@ -279,6 +279,9 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
       throw Error("cannot write the results directory " + results + ": " + (error ? error.message() : "not a directory"));
   }
   const std::string stamp = options.code_stamp.empty() ? source_stamp() : options.code_stamp;
+  // The revision the tables name is read now, when the binary's stamp has just been checked
+  // against the source tree, not when the tables are written: the tree may move on during a long run.
+  const std::string revision = source_revision();
   const bool cache_enabled = stamp != "unknown";
   if (!cache_enabled && options.progress)
     fmt::print(stderr, "[{}] the code's content stamp is unknown (no sources beside the binary): the cell cache is off\n", name);
@@ -384,7 +387,6 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
 
   const std::string shown_spec = spec_display_path(spec_path);
   const std::string spec_note = spec_origin_note(spec_path, name, spec_sha256);
-  const std::string revision = source_revision();
   std::string command = "mpg run " + shown_spec + (options.quick ? " --quick" : "");
   for (const auto& o : options.overrides) command += fmt::format(" --set '{}'", o);
   const std::string title = spec.value("title", name);
