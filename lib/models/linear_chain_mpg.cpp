@@ -123,7 +123,6 @@ LinearChainMpgModel LinearChainMpgPath::train(double lambda) {
   model.target = options_.target;
   model.summary = minimize_sum_of_games(objective_.sum_of_games(), theta_, optimizer_, lambda, 0.0);
   model.theta = theta_;
-  ++trained_;
   return model;
 }
 

@@ -129,7 +129,6 @@ class LinearChainMpgPath {
   LinearChainMpgPath& operator=(const LinearChainMpgPath&) = delete;
   // The next model of the path.
   LinearChainMpgModel train(double lambda);
-  int trained() const { return trained_; }
 
  private:
   ChainLayout layout_;
@@ -138,7 +137,6 @@ class LinearChainMpgPath {
   OptimizerOptions optimizer_;
   std::vector<Cut> cuts_;
   Eigen::VectorXd theta_;
-  int trained_ = 0;
 };
 
 // The models of `lambdas` (returned in the given order) trained along one path, largest first.
