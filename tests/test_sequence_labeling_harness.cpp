@@ -215,6 +215,26 @@ TEST_CASE("Table X lambda paths: same cells with 1 and 2 threads, certified like
   }
 }
 
+TEST_CASE("Table X MPG decision rule: maximin reaches the cells and leaves the trainings as they are",
+          "[sequence_labeling_harness]") {
+  TempDir dir;
+  const SyntheticConll data(dir);
+  const std::string spec_path = write_spec(dir, tiny_spec());
+  const auto likeliest = mpg_cells(run_experiment(spec_path, quiet_options(dir)).result_files.at(2));
+  RunOptions maximin_options = quiet_options(dir, 1, "maximin");
+  maximin_options.overrides = {"methods.MPG.decision=maximin"};
+  const auto maximin = mpg_cells(run_experiment(spec_path, maximin_options).result_files.at(2));
+  REQUIRE(likeliest.size() == 4);
+  REQUIRE(maximin.size() == 4);
+  for (const auto& [cell, result] : likeliest) {
+    INFO("lambda " << cell.first << " " << cell.second);
+    CHECK(result["decision"] == "most_probable");  // the papers' rule, the default
+    CHECK(maximin.at(cell)["decision"] == "maximin");
+    CHECK(maximin.at(cell)["training"] == result["training"]);
+    CHECK(maximin.at(cell)["unconverged_test_games"] == 0);  // no equilibrium is computed
+  }
+}
+
 TEST_CASE("A CoNLL file whose registry entry has a wrong sha256 is refused with its name",
           "[sequence_labeling_harness]") {
   TempDir dir;

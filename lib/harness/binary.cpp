@@ -42,8 +42,9 @@ const MethodKind& mpg_kind() {
       "MPG with the table's metric as the game (thesis Eq. 3.9): the training part is one game over its examples, "
       "Φ(x, y) = Σᵢ yᵢ xᵢ with a bias feature 1. Trained to a certified objective gap by cutting planes over the "
       "double oracle (P@k with its closed-form game: by the dual trainer; F1 optionally by the proximal bundle over "
-      "games solved over marginals, the trainer parameter); the prediction is the predictor's most probable pure "
-      "action of the validation or test game.",
+      "games solved over marginals, the trainer parameter). Prediction: F1 by the maximin action of the validation "
+      "or test game (lib/metrics/f1_decision.hpp: the best guaranteed action, stated on ψ alone, which no solver "
+      "changes; the likeliest action of the solver's equilibrium is reported beside it), P@k by the top k by ψ.",
       ParameterTable({
           kLambda,
           number_parameter("objective_tolerance", 1e-6, 0.0, 1.0,

@@ -56,7 +56,7 @@ const std::vector<MethodKind>& sequence_methods() {
        ParameterTable({kLambda, integer_parameter("max_iterations", 300, 1, 1000000000, "L-BFGS iterations")})},
       {"mpg",
        "Linear-chain F1 MPG (lib/models/linear_chain_mpg.hpp): one model per target class, a game per sentence on "
-       "the token-level F1 of that class; a test sentence is labelled by its game's most probable predictor action. "
+       "the token-level F1 of that class; a test sentence is labelled by the `decision` rule. "
        "`cutting_plane` trains from θ = 0, `lbfgs` from a seeded N(0, 0.01²) θ (θ = 0 is a degenerate kink of the "
        "objective where its line search fails).",
        ParameterTable(
@@ -74,6 +74,12 @@ const std::vector<MethodKind>& sequence_methods() {
                              true),
             number_parameter("game_tolerance", 1e-6, 0.0, 1.0,
                              "double-oracle gap of each sentence game, in training and prediction", true),
+            choice_parameter("decision", "most_probable", {"most_probable", "maximin"},
+                             "test-time rule: `most_probable` (the papers': the likeliest action of the predictor's "
+                             "equilibrium strategy found by the double oracle; it can depend on which equilibrium "
+                             "the solver lands on) or `maximin` (the action with the best guaranteed F1 minus "
+                             "potential among the top-k candidates by the adversary's chain marginals: stated on "
+                             "the game alone, no solver changes it; docs/methods.md)"),
             flag_parameter("lambda_path", false,
                            "`cutting_plane`: train the λ grid of each (subset, class) as one path, largest λ first, "
                            "each training warm-started from the previous one (its cuts of the λ-free part of the "
@@ -323,6 +329,8 @@ json SequenceRun::train_mpg(const Cell& c, const ParameterValues& p, LambdaPath*
   result["optimizer"] = model.summary.optimizer.message;
   result["training"] = model.summary.to_json();
   result["unconverged_training_games"] = model.summary.last_unconverged_games;
+  const ChainDecisionRule decision =
+      p.choice("decision") == "maximin" ? ChainDecisionRule::maximin : ChainDecisionRule::most_probable;
   int unconverged = 0;
   for (const char* set : kEvaluationSets) {
     const auto& featurized = data.featurized.at(set);
@@ -330,12 +338,13 @@ json SequenceRun::train_mpg(const Cell& c, const ParameterValues& p, LambdaPath*
     std::vector<char> converged(featurized.size(), 1);
     tbb::parallel_for(std::size_t{0}, featurized.size(), [&](std::size_t i) {
       bool ok = true;
-      predicted[i] = predict_linear_chain_mpg(model, featurized[i], options.game_tolerance, &ok);
+      predicted[i] = predict_linear_chain_mpg(model, featurized[i], options.game_tolerance, &ok, decision);
       converged[i] = ok;
     });
     unconverged += static_cast<int>(std::count(converged.begin(), converged.end(), 0));
     result[set] = score_set(data.sets.at(set), predicted, {c.target});
   }
+  result["decision"] = p.choice("decision");
   result["unconverged_test_games"] = unconverged;
   result["seconds"] = seconds_since(start);
   return result;
