@@ -1134,7 +1134,10 @@ MarginalSolution solve_f1_game_over_marginals(const std::vector<double>& psi, co
     if (rest.max_rounds <= 0) return by_segments;
   }
   MarginalSolution by_windows = solve_f1_over_marginals(psi, rest);
-  if (!by_windows.summary.converged() && by_segments.summary.gap < by_windows.summary.gap) return by_segments;
+  if (!by_windows.summary.converged() && by_segments.summary.gap < by_windows.summary.gap) {
+    by_segments.summary.seconds = seconds_since(start);  // the windows' time too
+    return by_segments;
+  }
   // Both runs' bounds hold for the game: keep the smaller upper bound with the adversary
   // strategy that concedes it (a learner's cut).
   if (by_segments.summary.upper < by_windows.summary.upper) {
