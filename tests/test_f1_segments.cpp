@@ -113,6 +113,26 @@ TEST_CASE("F1 by segments: a wide band of mixing examples, certified within a ro
   CHECK(solved.summary.gap <= 1e-6);
 }
 
+TEST_CASE("F1 by segments: a band edge that creeps one rank a round is extended at once", "[f1_segments]") {
+  // Potentials whose predictor band reaches far (n = 5,000, logistic and uniform quantiles in a
+  // fixed scrambled order): without the companion cuts 2, 4, 8, ... ranks beyond a creeping band
+  // edge these took 88 and 212 rounds (the edge moved one rank a round); with them, 11 each.
+  for (const bool logistic : {true, false}) {
+    const long n = 5000;
+    std::vector<double> psi(static_cast<std::size_t>(n));
+    for (long i = 0; i < n; ++i) {
+      const double u = (static_cast<double>((i * 7919) % n) + 0.5) / static_cast<double>(n);
+      psi[static_cast<std::size_t>(i)] = logistic ? 1e-4 * (std::log(u / (1.0 - u)) - 0.4) : 1e-3 * (u - 0.6);
+    }
+    INFO((logistic ? "logistic" : "uniform"));
+    MarginalSolverOptions options;  // tolerance 1e-6
+    options.max_rounds = 30;
+    const auto solved = solve_f1_by_segments(psi, options);
+    CHECK(solved.summary.converged());
+    CHECK(solved.summary.gap <= 1e-6);
+  }
+}
+
 TEST_CASE("F1 by segments: a game on which rebuilt segments alternate still converges", "[f1_segments]") {
   // Here the segments rebuilt at the band edges and the fixings alternated between two restricted
   // games with the same bounds; two rounds without progress refine the segments instead.
