@@ -100,14 +100,14 @@ TEST_CASE("F1 by segments: two values of potentials, theta = 0 and tiny theta at
 TEST_CASE("F1 by segments: a wide band of mixing examples, certified within a round cap", "[f1_segments]") {
   // Gaussian potentials of scale 1e-4 (like an ADULT game at theta x 0.1): thousands of examples
   // mix over many sizes. Segments cut at each size's band edges and fixed outside the bands
-  // certify it in about 60 rounds (the segments that only ever split took more than 48 rounds
-  // for gap 2.6e-5 on such a game).
+  // certify it in 16 rounds, 10 with the cuts beyond creeping band edges (the segments that only
+  // ever split took more than 48 rounds for gap 2.6e-5 on such a game).
   std::mt19937 rng(7);
   std::normal_distribution<double> normal(0.0, 1.0);
   std::vector<double> psi(10000);
   for (double& x : psi) x = 1e-4 * normal(rng);
   MarginalSolverOptions options;  // tolerance 1e-6
-  options.max_rounds = 100;
+  options.max_rounds = 30;
   const auto solved = solve_f1_by_segments(psi, options);
   CHECK(solved.summary.converged());
   CHECK(solved.summary.gap <= 1e-6);
@@ -116,7 +116,7 @@ TEST_CASE("F1 by segments: a wide band of mixing examples, certified within a ro
 TEST_CASE("F1 by segments: a band edge that creeps one rank a round is extended at once", "[f1_segments]") {
   // Potentials whose predictor band reaches far (n = 5,000, logistic and uniform quantiles in a
   // fixed scrambled order): without the companion cuts 2, 4, 8, ... ranks beyond a creeping band
-  // edge these took 88 and 212 rounds (the edge moved one rank a round); with them, 11 each.
+  // edge these took 88 and 212 rounds (the edge moved one rank a round); with them, 12 and 20.
   for (const bool logistic : {true, false}) {
     const long n = 5000;
     std::vector<double> psi(static_cast<std::size_t>(n));
@@ -259,12 +259,14 @@ TEST_CASE("F1 by segments: a mix of past rounds' strategies guarantees the lower
 }
 
 TEST_CASE("F1 by segments stops within max_seconds, inside an LP", "[f1_segments]") {
-  // A wide band (the game of the round-cap case above) at a cap far below its solve time: the
-  // simplex gets only the time left (a whole LP used to run past the cap).
-  std::mt19937 rng(7);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  std::vector<double> psi(10000);
-  for (double& x : psi) x = 1e-4 * normal(rng);
+  // A game far from certified at the cap (logistic quantiles of scale 3e-4, n = 10,000: gap
+  // 1e-4 after 5 s): the simplex gets only the time left (a whole LP used to run past the cap).
+  const long n = 10000;
+  std::vector<double> psi(static_cast<std::size_t>(n));
+  for (long i = 0; i < n; ++i) {
+    const double u = (static_cast<double>((i * 7919) % n) + 0.5) / static_cast<double>(n);
+    psi[static_cast<std::size_t>(i)] = 3e-4 * (std::log(u / (1.0 - u)) - 0.4);
+  }
   MarginalSolverOptions options;
   options.max_seconds = 0.2;
   const auto solved = solve_f1_by_segments(psi, options);
