@@ -72,6 +72,11 @@ const std::vector<MethodKind>& sequence_methods() {
             number_parameter("objective_tolerance", 1e-4, 0.0, 1.0,
                              "`cutting_plane`: stop when the objective is certified within this × max(1, objective magnitude)",
                              true),
+            number_parameter("argument_tolerance", 0.0, 0.0, 1e9,
+                             "`cutting_plane`: also stop only once θ is certified within this distance of the "
+                             "minimizer, ‖θ − θ*‖ ≤ sqrt(2 gap / λ) (strong convexity); pins the model where the "
+                             "relative `objective_tolerance` leaves the validation F1 to chance (docs/methods.md). "
+                             "0 = off; when set, both tests must hold"),
             number_parameter("game_tolerance", 1e-6, 0.0, 1.0,
                              "double-oracle gap of each sentence game, in training and prediction", true),
             choice_parameter("decision", "most_probable", {"most_probable", "maximin"},
@@ -314,6 +319,7 @@ json SequenceRun::train_mpg(const Cell& c, const ParameterValues& p, LambdaPath*
   options.optimizer = parse_optimizer_kind(p.choice("optimizer"));
   options.max_iterations = static_cast<int>(p.integer("max_iterations"));
   options.objective_tolerance = p.number("objective_tolerance");
+  options.argument_tolerance = p.number("argument_tolerance");
   options.game_tolerance = p.number("game_tolerance");
   LinearChainMpgModel model;
   if (path) {

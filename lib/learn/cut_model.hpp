@@ -39,6 +39,8 @@ class CutModel {
   double proximal_lower_bound() const;
   // lambda/2 ||theta||^2 - theta . g + phi_K(theta).
   double model_value(const Eigen::VectorXd& theta) const;
+  // lambda/2 ||theta||^2 - theta . g + a . theta - c: the model of F made of the one cut (a, c).
+  double cut_value(const Eigen::VectorXd& a, double c, const Eigen::VectorXd& theta) const;
   int size() const { return static_cast<int>(offsets_.size()); }
   // The cuts the model holds (those not dropped as idle), in the order they were added.
   std::vector<Cut> cuts() const;
@@ -61,7 +63,8 @@ class CutModel {
 // (from above: `upper`, an upper bound on F(theta), exact up to the oracle's accuracy
 // `oracle_gap`) with a cut of phi there, then calls step() for the next theta. A serious step
 // moves the center to theta when the upper bound fell by at least a tenth of the decrease the
-// model predicted; a null step only adds the cut.
+// model predicted; a null step only adds the cut. The proximal weight mu follows Kiwiel's (1990)
+// safeguarded proximity control (step(), cut_model.cpp).
 class ProximalBundle {
  public:
   // Starts at theta = 0 (or at `center` when given) with proximal weight
@@ -87,13 +90,21 @@ class ProximalBundle {
   double serious_target() const { return center_value_ - 0.1 * predicted_decrease_; }
   int serious_steps() const { return serious_steps_; }
   int cuts() const { return cuts_.size(); }
+  // The proximal weight of the last master (mu >= 0).
+  double proximal_weight() const { return mu_; }
 
  private:
+  // Kiwiel's weight update after a serious (decrease >= 0.1 predicted) or a null step.
+  void update_weight(bool serious, double decrease, double linearization_error, double oracle_gap, double gap);
+
   CutModel cuts_;
+  double lambda_;
   Eigen::VectorXd center_;
   double center_value_;
   double predicted_decrease_;
   double mu_;
+  // Steps of one kind in a row since mu last changed: > 0 serious, < 0 null (Kiwiel's i_u).
+  int same_steps_ = 0;
   int serious_steps_ = 0;
 };
 

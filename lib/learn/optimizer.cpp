@@ -92,7 +92,10 @@ void validate(const OptimizerOptions& options) {
   if (options.kind == OptimizerKind::cutting_plane) {
     if (!(options.regularization > 0.0) || !std::isfinite(options.regularization))
       throw Error("the cutting-plane optimizer needs the objective's regularization lambda > 0");
-    if (!(options.cutting_plane_tolerance > 0.0)) throw Error("optimizer cutting_plane_tolerance must be positive");
+    if (!(options.argument_tolerance >= 0.0) || !std::isfinite(options.argument_tolerance))
+      throw Error("optimizer argument_tolerance must be a finite number >= 0");
+    if (!(options.cutting_plane_tolerance > 0.0) && !(options.cutting_plane_tolerance == 0.0 && options.argument_tolerance > 0.0))
+      throw Error("optimizer cutting_plane_tolerance must be positive (or 0 with argument_tolerance > 0)");
     if (options.cut_idle_limit < 1) throw Error("optimizer cut_idle_limit must be at least 1");
   }
 }
@@ -373,9 +376,17 @@ bool cutting_plane_stops(const TrackedObjective& tracked, double lower, int iter
                          const std::string& method, OptimizerSummary& summary) {
   summary.lower_bound = lower;
   const double gap = tracked.best_value - lower;
-  if (gap <= options.cutting_plane_tolerance * std::max(1.0, std::abs(tracked.best_value))) {
+  const double lambda = options.regularization;
+  summary.distance_bound = std::sqrt(2.0 * std::max(gap, 0.0) / lambda);
+  // Every test the caller set: the relative gap, and the distance to the minimizer (strong convexity).
+  const bool relative = options.cutting_plane_tolerance == 0.0 ||
+                        gap <= options.cutting_plane_tolerance * std::max(1.0, std::abs(tracked.best_value));
+  const double delta = options.argument_tolerance;
+  const bool argument = delta == 0.0 || gap <= 0.5 * lambda * delta * delta;
+  if (relative && argument) {
     summary.status = OptimizerStatus::converged;
-    summary.message = method + " converged: objective certified within " + std::to_string(gap);
+    summary.message = method + " converged: objective certified within " + std::to_string(gap) +
+                      (delta > 0.0 ? fmt::format(", theta within {:.3g} of the minimizer", summary.distance_bound) : "");
     return true;
   }
   if (iteration == options.max_iterations) {
@@ -572,6 +583,7 @@ nlohmann::json OptimizerSummary::to_json() const {
   if (std::isfinite(lower_bound)) {
     out["lower_bound"] = lower_bound;
     out["certified_gap"] = final_value - lower_bound;
+    if (std::isfinite(distance_bound)) out["distance_bound"] = distance_bound;
   }
   return out;
 }

@@ -66,8 +66,14 @@ struct OptimizerOptions {
   // cutting_plane_scaled_start, max(1, ||g_0||^2) for the subgradient g_0 at the start: a first
   // step of length about 1 / ||g_0||, for objectives that are linear only that close to the start
   // (the AER game's value at theta = 0 with c = 0, docs/methods.md).
+  // argument_tolerance delta > 0 adds a certificate on theta itself: f is lambda-strongly convex,
+  // so f(theta) - min f <= gap gives ||theta - theta*|| <= sqrt(2 gap / lambda), and the run
+  // stops only once gap <= lambda delta^2 / 2 as well (the distance to the minimizer is then at
+  // most delta). The relative test may be switched off (cutting_plane_tolerance = 0) when
+  // argument_tolerance is set; whichever tests are set must all hold.
   double regularization = 0.0;
   double cutting_plane_tolerance = 1e-6;
+  double argument_tolerance = 0.0;
   bool cutting_plane_proximal = false;
   bool cutting_plane_scaled_start = false;
   int cut_idle_limit = 50;
@@ -101,6 +107,8 @@ struct OptimizerSummary {
   // Cutting plane only: min f >= lower_bound, so final_value - lower_bound certifies theta.
   double lower_bound = -std::numeric_limits<double>::infinity();
   int inherited_cuts = 0;       // cutting_plane_proximal: cuts taken from OptimizerOptions::cut_store
+  // Cutting plane only: ||theta - theta*|| <= distance_bound = sqrt(2 (final_value - lower_bound) / lambda).
+  double distance_bound = std::numeric_limits<double>::infinity();
 
   bool converged() const { return status == OptimizerStatus::converged; }
   nlohmann::json to_json() const;

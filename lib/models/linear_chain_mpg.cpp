@@ -65,6 +65,7 @@ OptimizerOptions chain_optimizer(const LinearChainMpgOptions& options) {
       sum_of_games_optimizer(options.optimizer, options.max_iterations, options.objective_tolerance);
   optimizer.gradient_tolerance = options.gradient_tolerance;
   optimizer.cutting_plane_proximal = true;
+  optimizer.argument_tolerance = options.argument_tolerance;
   optimizer.progress = options.progress;
   return optimizer;
 }

@@ -34,6 +34,9 @@ struct LinearChainMpgOptions {
   // max(1, ||theta||) (rarely met at a kink) or after max_iterations iterations (uncertified).
   OptimizerKind optimizer = OptimizerKind::cutting_plane;
   double objective_tolerance = 1e-6;
+  // cutting_plane: also stop only once ||theta - theta*|| <= argument_tolerance is certified
+  // (OptimizerOptions::argument_tolerance; 0 = off).
+  double argument_tolerance = 0.0;
   int max_iterations = 100;
   double gradient_tolerance = 1e-5;
   double game_tolerance = 1e-6;   // double-oracle gap per sentence game
