@@ -4,6 +4,8 @@
 // good as L-BFGS over exactly solved games.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "lib/learn/cutting_plane_trainer.hpp"
@@ -27,7 +29,9 @@ TEST_CASE("Cutting-plane training: certified bounds bracket F at the returned th
       const BinaryModel model = train_binary_mpg_cutting_plane(problem, settings, options, &summary);
       REQUIRE(summary.converged());
       REQUIRE(summary.gap <= 1e-7);
-      REQUIRE(summary.lower_bound <= summary.objective);
+      // Equal up to rounding when the model is exact at the optimum (P@k's closed-form game).
+      INFO("lower bound - objective = " << summary.lower_bound - summary.objective);
+      REQUIRE(summary.lower_bound <= summary.objective + 1e-12 * std::max(1.0, std::abs(summary.objective)));
 
       BinaryMpgObjective objective(problem, settings, lambda, DoubleOracleOptions{});
       const double at_model = value_at(objective, model.theta);
