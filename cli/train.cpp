@@ -52,7 +52,8 @@ Action add_train(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"unrestricted", "exactly_k"}));
   command->add_option("--optimizer", s->optimizer,
-                      "marginals (f1 only: proximal bundle over games solved over marginals, "
+                      "marginals (f1 only: proximal bundle over games solved by the double oracle over pure "
+                      "actions when it certifies within 300 iterations, else over marginals, "
                       "warm-started along the path; exact: stops when the objective is certified "
                       "within --objective-tolerance), cutting_plane (the same certificate with the "
                       "double oracle over pure actions folded in), dual (precision_at_k "
@@ -130,8 +131,12 @@ Action add_train(CLI::App& app) {
       options.marginals.progress = [timer](const MarginalTrainSummary& training, const MarginalSolverSummary& game) {
         if (training.iterations % 20 != 0 && !timer->due()) return;
         timer->printed();
+        const std::string played =
+            training.last_game_by_pure_actions
+                ? fmt::format("double oracle over pure actions, gap {:.2e}", game.gap)
+                : game.report();
         fmt::print(stderr, "  iteration {:5d}  objective {:.10g}  gap {:.3e}  game: {}\n", training.iterations,
-                   training.objective, training.gap, game.report());
+                   training.objective, training.gap, played);
       };
       options.cutting_plane.game_progress = [timer](int iteration, long solves, double gap, double target) {
         if (!timer->due()) return;

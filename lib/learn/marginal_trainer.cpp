@@ -6,13 +6,44 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "lib/base/error.hpp"
+#include "lib/game/double_oracle.hpp"
 #include "lib/learn/cut_model.hpp"
 #include "lib/metrics/f1_segment_solver.hpp"
 
 namespace mpg {
+
+namespace {
+
+// The game by the double oracle over pure actions, capped at `iterations`: whether it certified
+// `tolerance`, its adversary strategy's marginals E_Q[y_i] and its bounds [lower, upper] on the
+// game value (the guarantee of its predictor strategy, the value its adversary strategy concedes).
+struct PureSolution {
+  bool certified = false;
+  Eigen::VectorXd adversary_marginals;
+  double lower = 0.0;
+  double upper = 0.0;
+  int iterations = 0;
+  double seconds = 0.0;
+};
+PureSolution solve_by_pure_actions(const BinaryGame& game, double tolerance, int iterations) {
+  DoubleOracleOptions options;
+  options.tolerance = tolerance;
+  options.max_iterations = iterations;
+  const GameSolution<BinaryAction> solved = solve_double_oracle(game, options);
+  PureSolution out{solved.summary.converged(), Eigen::VectorXd::Zero(static_cast<Eigen::Index>(game.size())),
+                   solved.summary.adversary_response_value, solved.summary.predictor_response_value,
+                   solved.summary.iterations, solved.summary.seconds};
+  for (std::size_t j = 0; j < solved.adversary.size(); ++j)
+    for (const std::uint32_t i : solved.adversary.actions[j])
+      out.adversary_marginals[static_cast<Eigen::Index>(i)] += solved.adversary.probabilities[j];
+  return out;
+}
+
+}  // namespace
 
 nlohmann::json MarginalTrainSummary::to_json() const {
   return {{"converged", converged()},
@@ -25,6 +56,7 @@ nlohmann::json MarginalTrainSummary::to_json() const {
           {"cuts", cuts},
           {"serious_steps", serious_steps},
           {"game_solves", game_rounds},
+          {"games_by_pure_actions", pure_games},
           {"unconverged_games", unconverged_games},
           {"seconds", seconds},
           {"game_seconds", game_seconds},
@@ -33,10 +65,11 @@ nlohmann::json MarginalTrainSummary::to_json() const {
 
 std::string MarginalTrainSummary::report() const {
   return fmt::format(
-      "{} after {} iterations: objective {:.10g} (certified gap {:.2e}), {} cuts, {} serious steps, {} games over "
-      "marginals ({} LP rounds, {} not converged); {:.2f} s ({:.2f} s games, {:.2f} s master)",
-      message, iterations, objective, gap, cuts, serious_steps, iterations, game_rounds, unconverged_games, seconds,
-      game_seconds, master_seconds);
+      "{} after {} iterations: objective {:.10g} (certified gap {:.2e}), {} cuts, {} serious steps, {} games ({} by "
+      "the double oracle over pure actions; {} restricted LP solves, {} not converged); {:.2f} s ({:.2f} s games, "
+      "{:.2f} s master)",
+      message, iterations, objective, gap, cuts, serious_steps, iterations, pure_games, game_rounds, unconverged_games,
+      seconds, game_seconds, master_seconds);
 }
 
 BinaryModel train_binary_mpg_over_marginals(const BinaryProblem& problem, const MetricSettings& settings,
@@ -78,7 +111,33 @@ BinaryModel train_binary_mpg_over_marginals(const BinaryProblem& problem, const 
     // ranks in the previous theta's order, and carried along the path they accumulate (on
     // syn1000 the LPs grew until one game took 25 s instead of 1 s).
     warm.cuts.clear();
-    const auto solved = game->solve_over_marginals(game_options, options.warm_start ? &warm : nullptr);
+    std::optional<MarginalSolution> solved;
+    // The double oracle first, within what is left of max_game_solves; its strategy is kept when it
+    // certified, or when it used up that cap (an uncertified adversary strategy still gives a valid cut).
+    PureSolution pure;
+    bool keep_pure = false;
+    if (options.double_oracle_iterations > 0) {
+      const long left = options.max_game_solves > 0 ? options.max_game_solves - summary.game_rounds : 0;
+      const int cap = left > 0 ? static_cast<int>(std::min<long>(options.double_oracle_iterations, left))
+                               : options.double_oracle_iterations;
+      pure = solve_by_pure_actions(*game, game_options.tolerance, cap);
+      summary.game_seconds += pure.seconds;
+      summary.game_rounds += pure.iterations;
+      keep_pure = pure.certified || (options.max_game_solves > 0 && summary.game_rounds >= options.max_game_solves);
+    }
+    if (keep_pure) {
+      solved.emplace();
+      solved->adversary_marginals = pure.adversary_marginals;
+      solved->summary.status = pure.certified ? MarginalSolverStatus::converged : MarginalSolverStatus::round_limit;
+      solved->summary.lower = pure.lower;
+      solved->summary.upper = pure.upper;
+      solved->summary.gap = pure.upper - pure.lower;
+      ++summary.pure_games;
+    }
+    summary.last_game_by_pure_actions = keep_pure;
+    if (!keep_pure) {
+      solved = game->solve_over_marginals(game_options, options.warm_start ? &warm : nullptr);
+    }
     if (!solved) throw Error("the trainer over marginals: the game has no solver over marginals");
     const MarginalSolution& solution = *solved;
     const MarginalSolverSummary& game_summary = solution.summary;
