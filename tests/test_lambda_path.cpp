@@ -12,59 +12,31 @@
 #include "lib/learn/cut_model.hpp"
 #include "lib/learn/optimizer.hpp"
 #include "lib/models/linear_chain_mpg.hpp"
+#include "tests/polyhedral_objective.hpp"
 
 namespace {
 
-// f(theta) = lambda/2 ||theta||^2 + R(theta),  R(theta) = sum_i max_k (A_ik . theta + b_ik) - g . theta:
-// convex, piecewise linear, exactly computable (a sum of games in miniature).
-class PolyhedralObjective : public mpg::Objective {
- public:
-  PolyhedralObjective(int dimension, int terms, int pieces, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::normal_distribution<double> normal(0.0, 1.0);
-    for (int i = 0; i < terms; ++i) {
-      slopes_.emplace_back(dimension, pieces);
-      offsets_.emplace_back(pieces);
-      for (Eigen::Index k = 0; k < slopes_.back().size(); ++k) slopes_.back().data()[k] = normal(rng);
-      for (Eigen::Index k = 0; k < pieces; ++k) offsets_.back()[k] = normal(rng);
-    }
-    gold_ = Eigen::VectorXd(dimension);
-    for (Eigen::Index k = 0; k < dimension; ++k) gold_[k] = normal(rng);
+// f(theta) = lambda/2 ||theta||^2 + R(theta),  R(theta) = sum_i max_k (A_ik . theta + b_ik) - g . theta
+// (tests/polyhedral_objective.hpp): convex, piecewise linear, exactly computable (a sum of games in
+// miniature); `terms` maxima of `pieces` affine functions, standard normal entries.
+mpg::testing::SumOfMaxima polyhedral_objective(int dimension, int terms, int pieces, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  mpg::testing::SumOfMaxima f;
+  for (int i = 0; i < terms; ++i) {
+    Eigen::MatrixXd columns(dimension, pieces);  // one column per piece
+    for (Eigen::Index k = 0; k < columns.size(); ++k) columns.data()[k] = normal(rng);
+    f.slopes.emplace_back(columns.transpose());
+    f.offsets.emplace_back(pieces);
+    for (Eigen::Index k = 0; k < pieces; ++k) f.offsets.back()[k] = normal(rng);
   }
-  double lambda = 1.0;
-
-  // R(theta) and a subgradient.
-  double data_term(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) const {
-    gradient = -gold_;
-    double value = -gold_.dot(theta);
-    for (std::size_t i = 0; i < slopes_.size(); ++i) {
-      const Eigen::VectorXd pieces = slopes_[i].transpose() * theta + offsets_[i];
-      Eigen::Index best = 0;
-      value += pieces.maxCoeff(&best);
-      gradient += slopes_[i].col(best);
-    }
-    return value;
-  }
-  double evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) override {
-    const double value = data_term(theta, gradient) + 0.5 * lambda * theta.squaredNorm();
-    gradient += lambda * theta;
-    return value;
-  }
-
- private:
-  std::vector<Eigen::MatrixXd> slopes_;
-  std::vector<Eigen::VectorXd> offsets_;
-  Eigen::VectorXd gold_;
-};
+  f.gold = Eigen::VectorXd(dimension);
+  for (Eigen::Index k = 0; k < dimension; ++k) f.gold[k] = normal(rng);
+  return f;
+}
 
 mpg::OptimizerOptions bundle_options(double lambda, double tolerance) {
-  mpg::OptimizerOptions o;
-  o.kind = mpg::OptimizerKind::cutting_plane;
-  o.cutting_plane_proximal = true;
-  o.regularization = lambda;
-  o.cutting_plane_tolerance = tolerance;
-  o.max_iterations = 5000;
-  return o;
+  return mpg::testing::proximal_bundle_options(lambda, tolerance, 5000);
 }
 
 const std::vector<double> kPath = {1.0, 0.25, 0.0625, 0.015625};
@@ -73,7 +45,7 @@ const std::vector<double> kPath = {1.0, 0.25, 0.0625, 0.015625};
 
 TEST_CASE("Cuts kept along a lambda path stay below R at random points, whatever lambda they came from",
           "[lambda_path]") {
-  PolyhedralObjective objective(6, 8, 5, 3);
+  auto objective = polyhedral_objective(6, 8, 5, 3);
   std::vector<mpg::Cut> store;
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(6);
   std::mt19937 rng(11);
@@ -101,7 +73,7 @@ TEST_CASE("Cuts kept along a lambda path stay below R at random points, whatever
 
 TEST_CASE("A path-trained minimum is certified within tolerance of the from-scratch minimum, in fewer iterations",
           "[lambda_path]") {
-  PolyhedralObjective objective(6, 8, 5, 7);
+  auto objective = polyhedral_objective(6, 8, 5, 7);
   const double tolerance = 1e-6;
   std::vector<mpg::Cut> store;
   Eigen::VectorXd path_theta = Eigen::VectorXd::Zero(6);
@@ -132,7 +104,7 @@ TEST_CASE("A path-trained minimum is certified within tolerance of the from-scra
 }
 
 TEST_CASE("An empty cut store from theta = 0 is the run without a store", "[lambda_path]") {
-  PolyhedralObjective objective(5, 6, 4, 5);
+  auto objective = polyhedral_objective(5, 6, 4, 5);
   objective.lambda = 0.1;
   Eigen::VectorXd plain_theta = Eigen::VectorXd::Zero(5), store_theta = Eigen::VectorXd::Zero(5);
   const auto plain = mpg::minimize(objective, plain_theta, bundle_options(0.1, 1e-7));

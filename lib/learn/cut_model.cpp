@@ -81,7 +81,6 @@ void CutModel::drop_idle(int limit) {
 ProximalBundle::ProximalBundle(const Eigen::VectorXd& gold, double lambda, double first_weight,
                                const Eigen::VectorXd* center)
     : cuts_(gold, lambda),
-      lambda_(lambda),
       center_(center ? *center : Eigen::VectorXd::Zero(gold.size())),
       center_value_(std::numeric_limits<double>::infinity()),
       predicted_decrease_(std::numeric_limits<double>::infinity()),
@@ -115,7 +114,8 @@ ProximalBundle::ProximalBundle(const Eigen::VectorXd& gold, double lambda, doubl
 void ProximalBundle::update_weight(bool serious, double decrease, double linearization_error, double oracle_gap,
                                    double gap) {
   const double delta = predicted_decrease_;
-  const double curvature = lambda_ + mu_;
+  const double lambda = cuts_.lambda();
+  const double curvature = lambda + mu_;
   const double interpolated = 2.0 * curvature * (1.0 - decrease / delta);
   double next = curvature;
   if (serious) {
@@ -130,7 +130,7 @@ void ProximalBundle::update_weight(bool serious, double decrease, double lineari
     if (accurate && same_steps_ < 0 && linearization_error > gap) next = std::min(interpolated, 10.0 * curvature);
     same_steps_ = std::min(same_steps_ - 1, -1);
   }
-  const double mu = std::max(next - lambda_, 0.0);
+  const double mu = std::max(next - lambda, 0.0);
   if (mu != mu_) same_steps_ = serious ? 1 : -1;
   mu_ = mu;
 }

@@ -42,6 +42,7 @@ class CutModel {
   // lambda/2 ||theta||^2 - theta . g + a . theta - c: the model of F made of the one cut (a, c).
   double cut_value(const Eigen::VectorXd& a, double c, const Eigen::VectorXd& theta) const;
   int size() const { return static_cast<int>(offsets_.size()); }
+  double lambda() const { return lambda_; }
   // The cuts the model holds (those not dropped as idle), in the order they were added.
   std::vector<Cut> cuts() const;
   // Drops cuts with zero weight in both masters for `limit` consecutive solves. The lower
@@ -98,7 +99,6 @@ class ProximalBundle {
   void update_weight(bool serious, double decrease, double linearization_error, double oracle_gap, double gap);
 
   CutModel cuts_;
-  double lambda_;
   Eigen::VectorXd center_;
   double center_value_;
   double predicted_decrease_;
