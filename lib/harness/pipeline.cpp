@@ -59,19 +59,26 @@ std::string results_directory(const RunOptions& options, const std::string& spec
   return options.results_directory.empty() ? default_results_directory(spec_path) : options.results_directory;
 }
 
-// How the spec is named in the tables' provenance line: relative to the source tree when inside it.
+// How the spec is named in the tables' provenance line and in results/README.md: relative to the
+// source tree when inside it; "experiments/<file>" when it sits in another checkout's experiments/
+// (a worktree) and this repository has a spec of that name (the provenance line then says whether
+// the two are identical); else absolute.
 std::string spec_display_path(const std::string& spec_path) {
   const fs::path absolute = fs::weakly_canonical(fs::absolute(spec_path));
   const fs::path source = fs::weakly_canonical(fs::path(MPG_SOURCE_DIR));
   const fs::path relative = absolute.lexically_relative(source);
   if (!relative.empty() && relative.native().rfind("..", 0) != 0) return relative.generic_string();
+  const fs::path in_repository = fs::path("experiments") / absolute.filename();
+  std::error_code error;
+  if (absolute.parent_path().filename() == "experiments" && fs::is_regular_file(source / in_repository, error))
+    return in_repository.generic_string();
   return absolute.generic_string();
 }
 
 // Whether the spec file run is the repository's committed spec: "" when it is, else a note for the
-// provenance line (a spec edited in place, or one from elsewhere that differs from the one of the
+// provenance line (a spec edited in place, or one from elsewhere that differs from the file of the
 // same name in experiments/).
-std::string spec_origin_note(const std::string& spec_path, const std::string& name, const std::string& sha256) {
+std::string spec_origin_note(const std::string& spec_path, const std::string& sha256) {
   const fs::path absolute = fs::weakly_canonical(fs::absolute(spec_path));
   const fs::path source = fs::weakly_canonical(fs::path(MPG_SOURCE_DIR));
   const fs::path relative = absolute.lexically_relative(source);
@@ -84,12 +91,13 @@ std::string spec_origin_note(const std::string& spec_path, const std::string& na
     if (status != 0 || changed.empty()) return "";
     return changed.rfind("??", 0) == 0 ? "this spec file is not committed" : "this spec file has uncommitted changes";
   }
-  const fs::path committed = source / "experiments" / (name + ".json");
+  const std::string file = absolute.filename().string();
+  const fs::path committed = source / "experiments" / file;
   std::error_code error;
   if (!fs::is_regular_file(committed, error)) return "";
   const std::string committed_sha256 = sha256_file_hex(committed.string());
-  if (committed_sha256 == sha256) return "identical to the repository's experiments/" + name + ".json";
-  return "differs from the repository's experiments/" + name + ".json (sha256 " + committed_sha256.substr(0, 16) + "...)";
+  if (committed_sha256 == sha256) return "identical to the repository's experiments/" + file;
+  return "differs from the repository's experiments/" + file + " (sha256 " + committed_sha256.substr(0, 16) + "...)";
 }
 
 // Writes the result files of one table atomically; returns their paths.
@@ -386,7 +394,7 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
   summary.outside = tables.tally.outside;
 
   const std::string shown_spec = spec_display_path(spec_path);
-  const std::string spec_note = spec_origin_note(spec_path, name, spec_sha256);
+  const std::string spec_note = spec_origin_note(spec_path, spec_sha256);
   std::string command = "mpg run " + shown_spec + (options.quick ? " --quick" : "");
   for (const auto& o : options.overrides) command += fmt::format(" --set '{}'", o);
   const std::string title = spec.value("title", name);
