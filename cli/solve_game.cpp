@@ -113,7 +113,7 @@ Action add_solve_game(CLI::App& app) {
                       "exactly_k (NIPS experiments)")
       ->capture_default_str()
       ->check(CLI::IsMember({"unrestricted", "exactly_k"}));
-  command->add_flag("--json", s->json, "Print JSON: value, gap, iterations, predictor, adversary");
+  command->add_flag("--json", s->json, "Print JSON: value, its bounds lower and upper, gap, iterations, predictor, adversary");
   add_game_options(*command, s->game);
   add_game_progress(*command, s->game);
   add_solver_choice(*command, s->choice);
@@ -162,6 +162,8 @@ Action add_solve_game(CLI::App& app) {
       nlohmann::ordered_json out = {{"metric", game->metric_name()},
                             {"n", n},
                             {"value", summary.value},
+                            {"lower", summary.adversary_response_value},
+                            {"upper", summary.predictor_response_value},
                             {"gap", summary.gap},
                             {"iterations", summary.iterations},
                             {"converged", summary.converged()},

@@ -151,6 +151,10 @@ TEST_CASE("solve-game: F1 value with a leading negative potential", "[cli]") {
   const double value = j.at("value").get<double>();
   CHECK(value == Approx(137.0 / 660.0).margin(1e-9));
   CHECK(j.at("gap").get<double>() <= 1e-9);
+  // Its bounds are named as over marginals: lower <= value <= upper, upper - lower = gap.
+  CHECK(j.at("lower").get<double>() <= value + 1e-12);
+  CHECK(j.at("upper").get<double>() >= value - 1e-12);
+  CHECK(j.at("upper").get<double>() - j.at("lower").get<double>() == Approx(j.at("gap").get<double>()).margin(1e-15));
   // The printed strategies really are an equilibrium of the full 8 x 8 game: each guarantees
   // the value against every pure action of the opponent.
   const auto predictor = strategy_from_json(j.at("predictor"), 3);
