@@ -21,17 +21,43 @@ void fill_column(const MembershipGroups& groups, double k, std::vector<double>& 
   }
 }
 
+// Sorts `order` (a permutation of the groups) by `before`, a strict total order, starting from
+// the order it holds: insertion sort while the order is nearly sorted (columns of nearby sizes
+// rank the groups almost alike), std::sort once it has moved more than 8 entries per group. The
+// result is the unique sorted permutation either way, so it does not depend on the start.
+template <class Before>
+void sort_from_warm_order(std::vector<std::uint32_t>& order, const Before& before) {
+  const std::size_t budget = 8 * order.size();
+  std::size_t moves = 0;
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    const std::uint32_t item = order[i];
+    std::size_t j = i;
+    for (; j > 0 && before(item, order[j - 1]); --j) order[j] = order[j - 1];
+    order[j] = item;
+    moves += i - j;
+    if (moves > budget) {
+      std::sort(order.begin(), order.end(), before);
+      return;
+    }
+  }
+}
+
 // Predictor column k: groups sorted by F(g, k) descending, with running item counts and sums,
-// so that "sum of the m largest entries" costs one binary search.
+// so that "sum of the m largest entries" costs one binary search. `warm_order` (shared by the
+// columns of one best response) holds the last column's order and starts this column's sort.
 class PredictorColumn {
  public:
-  PredictorColumn(const MembershipGroups& groups, std::size_t k) : k_(k) {
+  PredictorColumn(const MembershipGroups& groups, std::size_t k, std::vector<std::uint32_t>& warm_order) : k_(k) {
     fill_column(groups, static_cast<double>(k), f_);
-    order_.resize(f_.size());
-    std::iota(order_.begin(), order_.end(), 0u);
-    std::sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    if (warm_order.size() != f_.size()) {
+      warm_order.resize(f_.size());
+      std::iota(warm_order.begin(), warm_order.end(), 0u);
+    }
+    order_ = warm_order;
+    sort_from_warm_order(order_, [&](std::uint32_t a, std::uint32_t b) {
       return f_[a] > f_[b] || (f_[a] == f_[b] && a < b);
     });
+    warm_order = order_;
     cumulative_count_.reserve(order_.size());
     cumulative_sum_.reserve(order_.size());
     std::size_t count = 0;
@@ -258,13 +284,14 @@ std::vector<BestResponse<BinaryAction>> F1Game::predictor_responses(
   const double expected_psi = expected_potential(adversary);
   // Size 0: F1(0^n, y) = 1 only against y = 0^n.
   SizeSearchResult empty{0, groups.empty_action_probability, 0};
+  std::vector<std::uint32_t> warm_order;
   const SizeSearchResult best = maximize_over_sizes(
-      size(), empty, [&](std::size_t k) { return PredictorColumn(groups, k); });
+      size(), empty, [&](std::size_t k) { return PredictorColumn(groups, k, warm_order); });
   std::vector<BestResponse<BinaryAction>> responses(1);
-  if (best.size > 0) responses[0].action = PredictorColumn(groups, best.size).action(groups);
+  if (best.size > 0) responses[0].action = PredictorColumn(groups, best.size, warm_order).action(groups);
   responses[0].value = best.value - expected_psi;
   for (std::size_t k : distinct_sizes(own)) {
-    const PredictorColumn column(groups, k);
+    const PredictorColumn column(groups, k, warm_order);
     responses.push_back({column.action(groups), column.value() - expected_psi});
   }
   return responses;
