@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <random>
 
@@ -174,5 +175,45 @@ TEST_CASE("F1 game values: 2/(n+3) at psi = 0 and the derived n = 3 games", "[f1
     CHECK(solution.summary.converged());
     CHECK(solution.summary.gap <= 1e-9);
     CHECK(solution.summary.value == Approx(c.value).margin(1e-9));
+  }
+}
+
+// The predictor's best response at larger n against a direct O(n^2) reference: for every size k,
+// the k largest gains sum_j q_j [i in y_j] 2 / (|y_j| + k). Forty random actions of random sizes
+// make hundreds of membership groups whose order changes across sizes, so the columns' sort
+// from the previous column's order goes past its insertion budget and falls back to a full sort.
+TEST_CASE("F1 predictor best response at n = 400 equals the per-size reference", "[f1]") {
+  std::mt19937 rng(20261126);
+  const std::size_t n = 400;
+  for (int trial = 0; trial < 3; ++trial) {
+    MixedStrategy<BinaryAction> adversary;
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    double total = 0.0;
+    for (int j = 0; j < 40; ++j) {
+      BinaryAction action;
+      const double density = unit(rng);
+      for (std::uint32_t i = 0; i < n; ++i)
+        if (unit(rng) < density) action.push_back(i);
+      adversary.actions.push_back(action);
+      adversary.probabilities.push_back(unit(rng));
+      total += adversary.probabilities.back();
+    }
+    for (double& p : adversary.probabilities) p /= total;
+    double reference = 0.0;  // size 0: F1(0^n, y) = 1 only against y = 0^n
+    for (std::size_t j = 0; j < adversary.size(); ++j)
+      if (adversary.actions[j].empty()) reference += adversary.probabilities[j];
+    for (std::size_t k = 1; k <= n; ++k) {
+      std::vector<double> gains(n, 0.0);
+      for (std::size_t j = 0; j < adversary.size(); ++j)
+        for (auto i : adversary.actions[j])
+          gains[i] += adversary.probabilities[j] * 2.0 / static_cast<double>(adversary.actions[j].size() + k);
+      std::nth_element(gains.begin(), gains.begin() + static_cast<std::ptrdiff_t>(k - 1), gains.end(), std::greater<>());
+      reference = std::max(reference, std::accumulate(gains.begin(), gains.begin() + static_cast<std::ptrdiff_t>(k), 0.0));
+    }
+    const F1Game game(std::vector<double>(n, 0.0));
+    const auto response = game.predictor_best_response(adversary);
+    INFO("trial " << trial);
+    CHECK(response.value == Approx(reference).margin(1e-12));
+    CHECK(predictor_value_of(game, response.action, adversary) == Approx(reference).margin(1e-12));
   }
 }
