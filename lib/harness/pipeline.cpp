@@ -63,11 +63,22 @@ std::string results_directory(const RunOptions& options, const std::string& spec
 // source tree when inside it; "experiments/<file>" when it sits in another checkout's experiments/
 // (a worktree) and this repository has a spec of that name (the provenance line then says whether
 // the two are identical); else absolute.
+// The spec's path, absolute, and relative to the source tree when it lies inside it (else empty).
+struct SpecLocation {
+  fs::path absolute;
+  fs::path source;
+  fs::path inside_source;
+};
+SpecLocation locate_spec(const std::string& spec_path) {
+  SpecLocation where{fs::weakly_canonical(fs::absolute(spec_path)), fs::weakly_canonical(fs::path(MPG_SOURCE_DIR)), {}};
+  const fs::path relative = where.absolute.lexically_relative(where.source);
+  if (!relative.empty() && relative.native().rfind("..", 0) != 0) where.inside_source = relative;
+  return where;
+}
+
 std::string spec_display_path(const std::string& spec_path) {
-  const fs::path absolute = fs::weakly_canonical(fs::absolute(spec_path));
-  const fs::path source = fs::weakly_canonical(fs::path(MPG_SOURCE_DIR));
-  const fs::path relative = absolute.lexically_relative(source);
-  if (!relative.empty() && relative.native().rfind("..", 0) != 0) return relative.generic_string();
+  const auto [absolute, source, inside_source] = locate_spec(spec_path);
+  if (!inside_source.empty()) return inside_source.generic_string();
   const fs::path in_repository = fs::path("experiments") / absolute.filename();
   std::error_code error;
   if (absolute.parent_path().filename() == "experiments" && fs::is_regular_file(source / in_repository, error))
@@ -79,10 +90,8 @@ std::string spec_display_path(const std::string& spec_path) {
 // provenance line (a spec edited in place, or one from elsewhere that differs from the file of the
 // same name in experiments/).
 std::string spec_origin_note(const std::string& spec_path, const std::string& sha256) {
-  const fs::path absolute = fs::weakly_canonical(fs::absolute(spec_path));
-  const fs::path source = fs::weakly_canonical(fs::path(MPG_SOURCE_DIR));
-  const fs::path relative = absolute.lexically_relative(source);
-  if (!relative.empty() && relative.native().rfind("..", 0) != 0) {
+  const auto [absolute, source, relative] = locate_spec(spec_path);
+  if (!relative.empty()) {
     int status = -1;
     const std::string changed =
         command_output("git -C " + shell_quote(source.string()) + " status --porcelain -- " +

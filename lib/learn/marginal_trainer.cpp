@@ -34,13 +34,9 @@ PureSolution solve_by_pure_actions(const BinaryGame& game, double tolerance, int
   options.tolerance = tolerance;
   options.max_iterations = iterations;
   const GameSolution<BinaryAction> solved = solve_double_oracle(game, options);
-  PureSolution out{solved.summary.converged(), Eigen::VectorXd::Zero(static_cast<Eigen::Index>(game.size())),
-                   solved.summary.adversary_response_value, solved.summary.predictor_response_value,
-                   solved.summary.iterations, solved.summary.seconds};
-  for (std::size_t j = 0; j < solved.adversary.size(); ++j)
-    for (const std::uint32_t i : solved.adversary.actions[j])
-      out.adversary_marginals[static_cast<Eigen::Index>(i)] += solved.adversary.probabilities[j];
-  return out;
+  return {solved.summary.converged(), binary_marginals(solved.adversary, game.size()),
+          solved.summary.adversary_response_value, solved.summary.predictor_response_value, solved.summary.iterations,
+          solved.summary.seconds};
 }
 
 }  // namespace
