@@ -57,7 +57,7 @@ void add_game_options(CLI::App& command, DoubleOracleOptions& options) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   command.add_option("--max-seconds", options.max_seconds,
-                     "Wall-clock cap per game, and per training for --optimizer cutting_plane or dual "
+                     "Wall-clock cap per game, and per training for --optimizer cutting_plane, joint or dual "
                      "(0 = none); a capped run is reported as not converged")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);

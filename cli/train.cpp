@@ -55,14 +55,17 @@ Action add_train(CLI::App& app) {
                       "marginals (f1 only: proximal bundle over games solved by the double oracle over pure "
                       "actions when it certifies within 300 iterations, else over marginals, "
                       "warm-started along the path; exact: stops when the objective is certified "
-                      "within --objective-tolerance), cutting_plane (the same certificate with the "
+                      "within --objective-tolerance), joint (f1 only: one saddle-point LP over both "
+                      "players' marginals with theta among its columns, grown by best responses; same "
+                      "certificate; reaches the optimum where the bundle stalls, e.g. OPTDIGITS, but its LP "
+                      "grows: docs/methods.md), cutting_plane (the same certificate with the "
                       "double oracle over pure actions folded in), dual (precision_at_k "
                       "with the unrestricted adversary only: ADMM on the closed-form objective, its "
                       "multiplier a dual point, same certificate), lbfgs or adadelta (one solved "
                       "game per objective evaluation, uncertified); auto = dual where it applies, "
                       "else cutting_plane (marginals is not yet faster: docs/methods.md)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "marginals", "cutting_plane", "dual", "lbfgs", "adadelta"}));
+      ->check(CLI::IsMember({"auto", "marginals", "joint", "cutting_plane", "dual", "lbfgs", "adadelta"}));
   command->add_option("--start", s->start,
                       "Initial theta: gold_direction (unit step along Phi(x, y_gold)) or zero "
                       "(the reference code; its game at theta = 0 needs n+1 actions)")
@@ -75,11 +78,11 @@ Action add_train(CLI::App& app) {
             s->max_iterations = value;
             s->max_iterations_given = true;
           },
-          "Optimizer iteration cap (default 200 for lbfgs/adadelta, 100000 for marginals and cutting_plane, 1000000 "
-          "for dual); a capped run is reported as not converged")
+          "Optimizer iteration cap (default 200 for lbfgs/adadelta, 100000 for marginals and cutting_plane, 2000 rounds "
+          "for joint, 1000000 for dual); a capped run is reported as not converged")
       ->check(CLI::PositiveNumber);
   command->add_option("--objective-tolerance", s->tolerance,
-                      "marginals, cutting_plane and dual: stop when the objective is certified within this")
+                      "marginals, joint, cutting_plane and dual: stop when the objective is certified within this")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   command->add_flag("--on-demand-accuracy", s->on_demand_accuracy,
@@ -137,6 +140,13 @@ Action add_train(CLI::App& app) {
                 : game.report();
         fmt::print(stderr, "  iteration {:5d}  objective {:.10g}  gap {:.3e}  game: {}\n", training.iterations,
                    training.objective, training.gap, played);
+      };
+      options.joint.progress = [timer](const JointTrainSummary& training) {
+        if (training.iterations % 20 != 0 && !timer->due()) return;
+        timer->printed();
+        fmt::print(stderr, "  round {:5d}  objective {:.10g}  gap {:.3e}  sizes {}/{}  LP rows {}  ({:.1f} s LP)\n",
+                   training.iterations, training.objective, training.gap, training.predictor_sizes,
+                   training.adversary_sizes, training.lp_rows, training.lp_seconds);
       };
       options.cutting_plane.game_progress = [timer](int iteration, long solves, double gap, double target) {
         if (!timer->due()) return;

@@ -131,10 +131,17 @@ TEST_CASE("train_binary_mpg_model: auto picks the metric's dual trainer, the sam
   CHECK(capped.to_json()["status"] == "L-BFGS stopped: reached the iteration limit (3)");
   CHECK(parse_binary_trainer("auto") == BinaryTrainer::automatic);
   CHECK_THROWS_WITH(parse_binary_trainer("sgd"),
-                    "unknown trainer 'sgd' (expected auto, dual, marginals, cutting_plane, lbfgs or adadelta)");
+                    "unknown trainer 'sgd' (expected auto, dual, marginals, joint, cutting_plane, lbfgs or adadelta)");
   options.trainer = BinaryTrainer::marginals;
   options.max_iterations = 0;
   CHECK_THROWS_AS(train_binary_mpg_model(problem, precision_settings(AdversaryRestriction::exactly_k), options), Error);
+  options.trainer = BinaryTrainer::joint;
+  CHECK_THROWS_AS(train_binary_mpg_model(problem, precision_settings(AdversaryRestriction::exactly_k), options), Error);
+  BinaryTrainingSummary joint;
+  train_binary_mpg_model(problem, f1_settings(), options, &joint);
+  INFO(joint.report());
+  CHECK(joint.converged());
+  CHECK(joint.to_json()["trainer"] == "joint");
 }
 
 TEST_CASE("predict_binary_mpg: the game's exact solution, the double oracle or the solver over marginals",

@@ -56,10 +56,11 @@ const MethodKind& mpg_kind() {
                             "cap on the restricted-game LP solves of a training over games (trainer marginals: "
                             "rounds over marginals; cutting_plane: double-oracle solves) (0 = none): a "
                             "deterministic cap, reported as not converged"),
-          choice_parameter("trainer", "auto", {"auto", "marginals", "cutting_plane"},
+          choice_parameter("trainer", "auto", {"auto", "marginals", "joint", "cutting_plane"},
                            "auto: P@k by its dual trainer, F1 by cutting planes with the double oracle folded in "
                            "(cutting_plane); marginals (F1 only): the proximal bundle over games solved over "
-                           "marginals, same certificate, not yet faster (docs/methods.md)"),
+                           "marginals, same certificate, not yet faster; joint (F1 only): one saddle-point LP "
+                           "over both players' marginals and theta, same certificate (docs/methods.md)"),
           choice_parameter("game_solver", "auto", {"auto", "double_oracle", "marginals"},
                            "solver of the validation and test games: auto (F1 over marginals, P@k in closed "
                            "form), the double oracle, or (F1 only) the solver over marginals "
@@ -671,8 +672,9 @@ void BinaryFamily::validate(const json& spec, const SpecValidator& v) const {
     if (kind == "ssvm_top_k" && metric == "f1") v.fail("methods." + label + ".kind", "ssvm_top_k needs a precision_at_k table");
     if (m.value("game_solver", std::string()) == "marginals" && metric != "f1")
       v.fail("methods." + label + ".game_solver", "marginals solves the games of F1 tables only");
-    if (m.value("trainer", std::string()) == "marginals" && metric != "f1")
-      v.fail("methods." + label + ".trainer", "marginals trains the MPG of F1 tables only");
+    for (const char* f1_only : {"marginals", "joint"})
+      if (m.value("trainer", std::string()) == f1_only && metric != "f1")
+        v.fail("methods." + label + ".trainer", std::string(f1_only) + " trains the MPG of F1 tables only");
   }
   for (const char* table : {"published", "published_seconds"}) {
     if (!spec.contains(table)) continue;

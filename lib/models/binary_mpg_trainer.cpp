@@ -12,11 +12,12 @@ namespace {
 const Choice<BinaryTrainer> kTrainers[] = {{"auto", BinaryTrainer::automatic},
                                            {"dual", BinaryTrainer::dual},
                                            {"marginals", BinaryTrainer::marginals},
+                                           {"joint", BinaryTrainer::joint},
                                            {"cutting_plane", BinaryTrainer::cutting_plane},
                                            {"lbfgs", BinaryTrainer::lbfgs},
                                            {"adadelta", BinaryTrainer::adadelta}};
 
-// A certified trainer (dual, marginals, cutting_plane) with lambda, tolerance and the caps of `options`.
+// A certified trainer (dual, marginals, joint, cutting_plane) with lambda, tolerance and the caps of `options`.
 template <class TrainerOptions, class Summary, class Train>
 BinaryModel train_certified(TrainerOptions trainer_options, const BinaryTrainingOptions& options,
                             BinaryTrainer trainer, Train train, BinaryTrainingSummary* summary) {
@@ -75,6 +76,11 @@ BinaryModel train_binary_mpg_model(const BinaryProblem& problem, const MetricSet
         },
         summary);
   }
+  if (trainer == BinaryTrainer::joint)
+    return train_certified<JointTrainOptions, JointTrainSummary>(
+        options.joint, options, trainer,
+        [&](const auto& joint, auto* result) { return train_f1_mpg_joint(problem, settings, joint, result); },
+        summary);
   if (trainer == BinaryTrainer::cutting_plane) {
     CuttingPlaneOptions planes = options.cutting_plane;
     if (options.max_game_solves > 0) planes.max_game_solves = options.max_game_solves;

@@ -1,7 +1,8 @@
 // One entry point that trains a binary MPG model, whichever trainer fits: the metric's exact dual
 // trainer where it has one (lib/learn/precision_at_k_trainer), cutting planes with the double
 // oracle folded in (lib/learn/cutting_plane_trainer), on request the proximal bundle over games
-// solved over marginals (F1; lib/learn/marginal_trainer), or a gradient method over exactly solved
+// solved over marginals (F1; lib/learn/marginal_trainer), on request the F1 training as one
+// saddle-point LP (lib/learn/joint_trainer), or a gradient method over exactly solved
 // games (train_binary_mpg). `mpg train` and `mpg run` both call it. A file of its own so that
 // code that only scores or predicts does not depend on the trainers.
 #pragma once
@@ -11,6 +12,7 @@
 #include <variant>
 
 #include "lib/learn/cutting_plane_trainer.hpp"
+#include "lib/learn/joint_trainer.hpp"
 #include "lib/learn/marginal_trainer.hpp"
 #include "lib/learn/precision_at_k_trainer.hpp"
 #include "lib/models/binary_mpg.hpp"
@@ -18,9 +20,10 @@
 namespace mpg {
 
 // automatic: the metric's dual trainer where it has one (has_dual_trainer), else cutting_plane;
-// marginals (the game's solver over marginals, has_marginal_solver: F1) only when asked for.
-enum class BinaryTrainer { automatic, dual, marginals, cutting_plane, lbfgs, adadelta };
-// "auto" | "dual" | "marginals" | "cutting_plane" | "lbfgs" | "adadelta"
+// marginals (the game's solver over marginals, has_marginal_solver: F1) and joint (F1) only when
+// asked for.
+enum class BinaryTrainer { automatic, dual, marginals, joint, cutting_plane, lbfgs, adadelta };
+// "auto" | "dual" | "marginals" | "joint" | "cutting_plane" | "lbfgs" | "adadelta"
 BinaryTrainer parse_binary_trainer(const std::string& name);
 std::string to_string(BinaryTrainer trainer);
 // The trainer `automatic` stands for with these settings; others unchanged.
@@ -38,6 +41,7 @@ struct BinaryTrainingOptions {
   // The trainers' other settings; lambda, tolerance and the caps above override theirs.
   PrecisionAtKTrainOptions dual;
   MarginalTrainOptions marginals;
+  JointTrainOptions joint;
   CuttingPlaneOptions cutting_plane;
   TrainOptions gradient;  // lbfgs and adadelta (the optimizer kind follows `trainer`)
 };
@@ -45,7 +49,8 @@ struct BinaryTrainingOptions {
 // The summary of whichever trainer ran, with the accessors they share.
 class BinaryTrainingSummary {
  public:
-  using Summary = std::variant<PrecisionAtKTrainSummary, MarginalTrainSummary, CuttingPlaneSummary, TrainSummary>;
+  using Summary = std::variant<PrecisionAtKTrainSummary, MarginalTrainSummary, JointTrainSummary, CuttingPlaneSummary,
+                               TrainSummary>;
   BinaryTrainingSummary() = default;
   BinaryTrainingSummary(BinaryTrainer trainer, Summary summary) : trainer_(trainer), summary_(std::move(summary)) {}
 

@@ -1,0 +1,75 @@
+// Certified F1-MPG training as ONE saddle-point LP over marginals, theta among its columns
+// (docs/methods.md, "Training as one saddle-point LP"). The objective of thesis Eq. 3.9,
+//     F(theta) = lambda/2 ||theta||^2 - theta . Phi_gold - v(theta),
+// v(theta) the value of the F1 game with potentials psi_i = theta . x_i, has min F = -J* with
+//     J* = max_{P, theta} min_Q  E_{P,Q}[F1] - theta . (E_Q[Phi] - Phi_gold) - lambda/2 ||theta||^2,
+// jointly concave in (P, theta) and linear in Q. Strategies are size distributions and marginals
+// p_ik = P(y_i = 1, |y| = k); the adversary's value at each size l is the LP dual of its
+// smallest-l sum, so the restricted problem is one LP in (r, p, theta) with the quadratic by
+// tangent rows per coordinate. Each round adds the players' best sizes over the full game, the
+// adversary rows and predictor columns of examples their best responses take, and tangents.
+//
+// Bounds (exact whatever the restriction):
+//   J* >= min_y E_P[F1(Y_hat, y)] - theta . Phi(y) + theta . Phi_gold - lambda/2 ||theta||^2,
+//   J* <= max_y_hat E_Q[F1(y_hat, Y)] + ||E_Q[Phi] - Phi_gold||^2 / (2 lambda),
+// so F(theta) <= -(first) for the returned theta and min F >= -(second).
+//
+// Where the proximal bundle over games (marginal_trainer.hpp) needs hundreds of cuts to match
+// E_Q[Phi] to Phi_gold, here the LP matches them through the adversary's marginals directly.
+#pragma once
+
+#include <functional>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+
+#include "lib/learn/cutting_plane_trainer.hpp"
+#include "lib/models/binary_mpg.hpp"
+
+namespace mpg {
+
+struct JointTrainSummary;
+
+struct JointTrainOptions {
+  double lambda = 0.125;      // must be > 0
+  double tolerance = 1e-6;    // on objective - lower bound (min F)
+  int max_iterations = 2000;  // rounds (one LP solve each); 0 = no cap
+  double max_seconds = 0.0;   // 0 = no cap
+  int stall_iterations = 200; // stop (not converged) when the gap shrank < 0.1% for this long
+  // theta moves at most this far per coordinate from the best point so far (doubled whenever the
+  // LP's theta reaches it); 0 = 0.1 / max_i ||x_i||_1 (potentials move by at most 0.1 at first).
+  double trust_region = 0.0;
+  // A new adversary size starts with rows for its l + row_margin cheapest examples.
+  int row_margin = 20;
+  // Initial predictor columns: the gold examples and the next ones by theta0 . x (here 0: by
+  // index) up to this multiple of the gold count.
+  double initial_free_factor = 1.5;
+  std::function<void(const JointTrainSummary&)> progress;  // after every round
+};
+
+struct JointTrainSummary {
+  CuttingPlaneStatus status = CuttingPlaneStatus::iteration_limit;
+  std::string message;
+  int iterations = 0;          // rounds (LP solves)
+  double objective = 0.0;      // F(theta) <= objective for the returned theta
+  double lower_bound = 0.0;    // min F >= lower_bound
+  double gap = 0.0;            // objective - lower_bound
+  int predictor_sizes = 0;     // sizes in the LP
+  int adversary_sizes = 0;
+  int predictor_examples = 0;  // examples with predictor columns
+  long adversary_rows = 0;     // (example, size) rows of the adversary
+  int lp_rows = 0;
+  double seconds = 0.0;
+  double lp_seconds = 0.0;
+  double response_seconds = 0.0;  // best responses over the full game, bounds, row generation
+
+  bool converged() const { return status == CuttingPlaneStatus::converged; }
+  nlohmann::json to_json() const;
+  // "<message> after <n> rounds: objective <F> (certified gap <g>), ...; <s> s (<lp> s LP)".
+  std::string report() const;
+};
+
+// Throws mpg::Error for a metric other than F1, lambda <= 0 or tolerance <= 0.
+BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSettings& settings,
+                               const JointTrainOptions& options, JointTrainSummary* summary = nullptr);
+
+}  // namespace mpg

@@ -1,0 +1,95 @@
+// F1-MPG training as one saddle-point LP (lib/learn/joint_trainer.*): its certificate brackets the
+// optimum of the full game (all 2^n actions, solved by LP), its interval overlaps those of the
+// cutting-plane and bundle trainers, and caps and impossible settings are reported.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "lib/base/error.hpp"
+#include "lib/learn/joint_trainer.hpp"
+#include "lib/learn/marginal_trainer.hpp"
+#include "tests/f1_objective_truth.hpp"
+#include "tests/problems.hpp"
+
+using namespace mpg;
+using namespace mpg::testing;
+
+namespace {
+
+JointTrainOptions joint_options(double lambda, double tolerance) {
+  JointTrainOptions options;
+  options.lambda = lambda;
+  options.tolerance = tolerance;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("Joint training: the certificate brackets the brute-force optimum", "[joint_trainer]") {
+  std::mt19937 rng(2025);
+  for (int trial = 0; trial < 3; ++trial) {
+    const BinaryProblem problem = random_problem(6, 1, rng);
+    const double lambda = trial == 0 ? 0.05 : 0.5;
+    INFO("trial " << trial << " lambda " << lambda);
+    JointTrainSummary summary;
+    const BinaryModel model = train_f1_mpg_joint(problem, f1_settings(), joint_options(lambda, 1e-7), &summary);
+    INFO(summary.report());
+    REQUIRE(summary.converged());
+    REQUIRE(summary.gap <= 1e-7);
+    const FullGameObjective full{problem, lambda};
+    const double at_model = full(model.theta);
+    CHECK(at_model <= summary.objective + 1e-9);
+    CHECK(at_model >= summary.lower_bound - 1e-9);
+    const double brute = brute_force_minimum(full);
+    CHECK(summary.lower_bound <= brute + 1e-9);
+    CHECK(summary.objective <= brute + 1e-7 + 1e-6);  // the search's own inaccuracy: ~1e-6
+  }
+}
+
+TEST_CASE("Joint training certifies the optimum the cutting-plane and bundle trainers certify", "[joint_trainer]") {
+  std::mt19937 rng(8);
+  for (int trial = 0; trial < 2; ++trial) {
+    const BinaryProblem problem = random_problem(trial == 0 ? 10 : 40, 4, rng);
+    const double lambda = trial == 0 ? 0.05 : 0.2;
+    INFO("trial " << trial);
+    JointTrainSummary joint;
+    train_f1_mpg_joint(problem, f1_settings(), joint_options(lambda, 1e-7), &joint);
+    CuttingPlaneOptions planes;
+    planes.lambda = lambda;
+    planes.tolerance = 1e-7;
+    CuttingPlaneSummary reference;
+    train_binary_mpg_cutting_plane(problem, f1_settings(), planes, &reference);
+    MarginalTrainOptions bundle_options;
+    bundle_options.lambda = lambda;
+    bundle_options.tolerance = 1e-7;
+    MarginalTrainSummary bundle;
+    train_binary_mpg_over_marginals(problem, f1_settings(), bundle_options, &bundle);
+    INFO(joint.report());
+    REQUIRE(joint.converged());
+    REQUIRE(reference.converged());
+    REQUIRE(bundle.converged());
+    // Three certified intervals of width <= 1e-7 around one minimum: they overlap pairwise.
+    for (const auto* a : {&joint.objective, &reference.objective, &bundle.objective})
+      for (const auto* b : {&joint.lower_bound, &reference.lower_bound, &bundle.lower_bound}) CHECK(*b <= *a + 1e-12);
+  }
+}
+
+TEST_CASE("Joint training rejects impossible settings and reports caps as not converged", "[joint_trainer]") {
+  std::mt19937 rng(3);
+  const BinaryProblem problem = random_problem(12, 2, rng);
+  CHECK_THROWS_WITH(train_f1_mpg_joint(problem, f1_settings(), joint_options(0.0, 1e-6)),
+                    Catch::Contains("lambda > 0"));
+  CHECK_THROWS_WITH(train_f1_mpg_joint(problem, f1_settings(), joint_options(0.1, 0.0)),
+                    Catch::Contains("tolerance > 0"));
+  MetricSettings at_k = f1_settings();
+  at_k.metric = BinaryMetric::precision_at_k;
+  CHECK_THROWS_WITH(train_f1_mpg_joint(problem, at_k, joint_options(0.1, 1e-6)), Catch::Contains("F1 only"));
+  JointTrainOptions one_round = joint_options(0.1, 1e-9);
+  one_round.max_iterations = 1;
+  JointTrainSummary summary;
+  train_f1_mpg_joint(problem, f1_settings(), one_round, &summary);
+  CHECK_FALSE(summary.converged());
+  CHECK(summary.status == CuttingPlaneStatus::iteration_limit);
+  CHECK(summary.message == "not converged: iteration limit");
+  CHECK(summary.lower_bound <= summary.objective);
+}
