@@ -3,14 +3,18 @@
 // the bias by nested golden-section searches.
 #pragma once
 
+#include <catch2/catch.hpp>
+
 #include <Eigen/Dense>
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "lib/game/matrix_game.hpp"
 #include "lib/metrics/f1.hpp"
 #include "lib/models/binary_mpg.hpp"
 #include "tests/brute_force.hpp"
+#include "tests/problems.hpp"
 
 namespace mpg::testing {
 
@@ -59,6 +63,31 @@ inline double brute_force_minimum(const FullGameObjective& full) {
   };
   return golden([&](double w) { return golden([&](double bias) { return full(Eigen::Vector2d(w, bias)); }, -6.0, 6.0, 40); },
                 -6.0, 6.0, 40);
+}
+
+// For three tiny one-feature problems (lambda 0.05, 0.5, 0.5): the certified trainer `train`
+// (problem, lambda, tolerance 1e-7, summary*) -> model converges, F at its model lies inside its
+// interval, and the interval reaches the brute-force minimum.
+template <class Summary, class Train>
+void check_certificate_brackets_brute_force(Train train) {
+  std::mt19937 rng(2025);
+  for (int trial = 0; trial < 3; ++trial) {
+    const BinaryProblem problem = random_problem(6, 1, rng);
+    const double lambda = trial == 0 ? 0.05 : 0.5;
+    INFO("trial " << trial << " lambda " << lambda);
+    Summary summary;
+    const BinaryModel model = train(problem, lambda, 1e-7, &summary);
+    INFO(summary.report());
+    REQUIRE(summary.converged());
+    REQUIRE(summary.gap <= 1e-7);
+    const FullGameObjective full{problem, lambda};
+    const double at_model = full(model.theta);
+    CHECK(at_model <= summary.objective + 1e-9);
+    CHECK(at_model >= summary.lower_bound - 1e-9);
+    const double brute = brute_force_minimum(full);
+    CHECK(summary.lower_bound <= brute + 1e-9);
+    CHECK(summary.objective <= brute + 1e-7 + 1e-6);  // the search's own inaccuracy: ~1e-6
+  }
 }
 
 }  // namespace mpg::testing

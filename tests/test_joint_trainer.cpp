@@ -26,24 +26,10 @@ JointTrainOptions joint_options(double lambda, double tolerance) {
 }  // namespace
 
 TEST_CASE("Joint training: the certificate brackets the brute-force optimum", "[joint_trainer]") {
-  std::mt19937 rng(2025);
-  for (int trial = 0; trial < 3; ++trial) {
-    const BinaryProblem problem = random_problem(6, 1, rng);
-    const double lambda = trial == 0 ? 0.05 : 0.5;
-    INFO("trial " << trial << " lambda " << lambda);
-    JointTrainSummary summary;
-    const BinaryModel model = train_f1_mpg_joint(problem, f1_settings(), joint_options(lambda, 1e-7), &summary);
-    INFO(summary.report());
-    REQUIRE(summary.converged());
-    REQUIRE(summary.gap <= 1e-7);
-    const FullGameObjective full{problem, lambda};
-    const double at_model = full(model.theta);
-    CHECK(at_model <= summary.objective + 1e-9);
-    CHECK(at_model >= summary.lower_bound - 1e-9);
-    const double brute = brute_force_minimum(full);
-    CHECK(summary.lower_bound <= brute + 1e-9);
-    CHECK(summary.objective <= brute + 1e-7 + 1e-6);  // the search's own inaccuracy: ~1e-6
-  }
+  check_certificate_brackets_brute_force<JointTrainSummary>(
+      [](const BinaryProblem& problem, double lambda, double tolerance, JointTrainSummary* summary) {
+        return train_f1_mpg_joint(problem, f1_settings(), joint_options(lambda, tolerance), summary);
+      });
 }
 
 TEST_CASE("Joint training certifies the optimum the cutting-plane and bundle trainers certify", "[joint_trainer]") {

@@ -59,23 +59,10 @@ TEST_CASE("Training over marginals: a cut from an inexact game is a global minor
 }
 
 TEST_CASE("Training over marginals: the certificate brackets the brute-force optimum", "[marginal_trainer]") {
-  std::mt19937 rng(2025);
-  for (int trial = 0; trial < 3; ++trial) {
-    const BinaryProblem problem = random_problem(6, 1, rng);
-    const double lambda = trial == 0 ? 0.05 : 0.5;
-    INFO("trial " << trial << " lambda " << lambda);
-    MarginalTrainSummary summary;
-    const BinaryModel model = train_binary_mpg_over_marginals(problem, f1_settings(), options_with(lambda, 1e-7), &summary);
-    REQUIRE(summary.converged());
-    REQUIRE(summary.gap <= 1e-7);
-    const FullGameObjective full{problem, lambda};
-    const double at_model = full(model.theta);
-    CHECK(at_model <= summary.objective + 1e-9);
-    CHECK(at_model >= summary.lower_bound - 1e-9);
-    const double brute = brute_force_minimum(full);
-    CHECK(summary.lower_bound <= brute + 1e-9);
-    CHECK(summary.objective <= brute + 1e-7 + 1e-6);  // the search's own inaccuracy: ~1e-6
-  }
+  check_certificate_brackets_brute_force<MarginalTrainSummary>(
+      [](const BinaryProblem& problem, double lambda, double tolerance, MarginalTrainSummary* summary) {
+        return train_binary_mpg_over_marginals(problem, f1_settings(), options_with(lambda, tolerance), summary);
+      });
 }
 
 TEST_CASE("Training over marginals reaches the cutting-plane trainer's objective; warm starts change only the path",

@@ -25,23 +25,25 @@ std::string to_string(CuttingPlaneStatus status) {
   return "unknown";
 }
 
+nlohmann::json certified_run_json(bool converged, const std::string& status, int iterations, double objective,
+                                  double lower_bound, double gap) {
+  return {{"converged", converged}, {"status", status},         {"iterations", iterations},
+          {"objective", objective}, {"lower_bound", lower_bound}, {"gap", gap}};
+}
+
 nlohmann::json CuttingPlaneSummary::to_json() const {
-  return {{"converged", converged()},
-          {"status", message},
-          {"iterations", iterations},
-          {"objective", objective},
-          {"lower_bound", lower_bound},
-          {"gap", gap},
-          {"game_gap", game_gap},
-          {"cuts", cuts},
-          {"serious_steps", serious_steps},
-          {"game_solves", game_iterations},
-          {"predictor_actions", predictor_actions},
-          {"adversary_actions", adversary_actions},
-          {"seconds", seconds},
-          {"lp_seconds", lp_seconds},
-          {"best_response_seconds", best_response_seconds},
-          {"master_seconds", master_seconds}};
+  nlohmann::json out = certified_run_json(converged(), message, iterations, objective, lower_bound, gap);
+  out.update({{"game_gap", game_gap},
+              {"cuts", cuts},
+              {"serious_steps", serious_steps},
+              {"game_solves", game_iterations},
+              {"predictor_actions", predictor_actions},
+              {"adversary_actions", adversary_actions},
+              {"seconds", seconds},
+              {"lp_seconds", lp_seconds},
+              {"best_response_seconds", best_response_seconds},
+              {"master_seconds", master_seconds}});
+  return out;
 }
 
 std::string CuttingPlaneSummary::report() const {

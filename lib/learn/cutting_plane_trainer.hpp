@@ -93,6 +93,11 @@ struct CuttingPlaneSummary {
   std::string report() const;
 };
 
+// The fields every certified trainer's summary starts with (converged, status, iterations,
+// objective, lower_bound, gap); each adds its own.
+nlohmann::json certified_run_json(bool converged, const std::string& status, int iterations, double objective,
+                                  double lower_bound, double gap);
+
 // The stop tests of the certified trainers over games (this one and marginal_trainer.hpp), after
 // each iteration in this order: certified within the tolerance; no progress (the gap shrank by
 // < 0.1% in stall_iterations); the iteration or time cap; the cap on restricted-game solves.

@@ -378,20 +378,16 @@ class JointLp {
 }  // namespace
 
 nlohmann::json JointTrainSummary::to_json() const {
-  return {{"converged", converged()},
-          {"status", message},
-          {"iterations", iterations},
-          {"objective", objective},
-          {"lower_bound", lower_bound},
-          {"gap", gap},
-          {"predictor_sizes", predictor_sizes},
-          {"adversary_sizes", adversary_sizes},
-          {"predictor_examples", predictor_examples},
-          {"adversary_rows", adversary_rows},
-          {"lp_rows", lp_rows},
-          {"seconds", seconds},
-          {"lp_seconds", lp_seconds},
-          {"response_seconds", response_seconds}};
+  nlohmann::json out = certified_run_json(converged(), message, iterations, objective, lower_bound, gap);
+  out.update({{"predictor_sizes", predictor_sizes},
+              {"adversary_sizes", adversary_sizes},
+              {"predictor_examples", predictor_examples},
+              {"adversary_rows", adversary_rows},
+              {"lp_rows", lp_rows},
+              {"seconds", seconds},
+              {"lp_seconds", lp_seconds},
+              {"response_seconds", response_seconds}});
+  return out;
 }
 
 std::string JointTrainSummary::report() const {

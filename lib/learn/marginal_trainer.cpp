@@ -42,21 +42,17 @@ PureSolution solve_by_pure_actions(const BinaryGame& game, double tolerance, int
 }  // namespace
 
 nlohmann::json MarginalTrainSummary::to_json() const {
-  return {{"converged", converged()},
-          {"status", message},
-          {"iterations", iterations},
-          {"objective", objective},
-          {"lower_bound", lower_bound},
-          {"gap", gap},
-          {"game_gap", game_gap},
-          {"cuts", cuts},
-          {"serious_steps", serious_steps},
-          {"game_solves", game_rounds},
-          {"games_by_pure_actions", pure_games},
-          {"unconverged_games", unconverged_games},
-          {"seconds", seconds},
-          {"game_seconds", game_seconds},
-          {"master_seconds", master_seconds}};
+  nlohmann::json out = certified_run_json(converged(), message, iterations, objective, lower_bound, gap);
+  out.update({{"game_gap", game_gap},
+              {"cuts", cuts},
+              {"serious_steps", serious_steps},
+              {"game_solves", game_rounds},
+              {"games_by_pure_actions", pure_games},
+              {"unconverged_games", unconverged_games},
+              {"seconds", seconds},
+              {"game_seconds", game_seconds},
+              {"master_seconds", master_seconds}});
+  return out;
 }
 
 std::string MarginalTrainSummary::report() const {
