@@ -77,7 +77,8 @@ void size_costs(const SizeStrategy& s, long size, Eigen::VectorXd& cost) {
   for (std::size_t j = 0; j < s.sizes.size(); ++j) cost += kernel(s.sizes[j], size) * s.marginal[j];
 }
 
-// The l examples with the smallest costs, by (cost, index): no tie depends on anything else.
+// The l examples with the smallest costs, by (cost, index). Only which rows and columns enter the
+// LP depends on the index of a tie, never a bound.
 std::vector<long> cheapest(const Eigen::VectorXd& cost, long l) {
   std::vector<long> order(static_cast<std::size_t>(cost.size()));
   std::iota(order.begin(), order.end(), 0L);
@@ -231,7 +232,6 @@ class JointLp {
     for (int j = 0; j < d_; ++j) out[j] = glp_get_col_prim(lp_.get(), theta(j));
     return out;
   }
-  double adversary_value() const { return glp_get_col_prim(lp_.get(), z()); }
 
   SizeStrategy predictor_strategy() const {
     SizeStrategy s;
@@ -427,11 +427,17 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
   Eigen::VectorXd best_theta = Eigen::VectorXd::Zero(x.cols());
   Eigen::VectorXd center = best_theta;  // of the trust region of the LP being solved
   lp.set_trust_region(center, radius);
-  // Start: the gold examples (then the first others, by index) as predictor columns, both players
-  // at the gold count, the adversary's rows on every example.
+  // Start: predictor columns for the gold examples and, up to initial_free_factor times as many,
+  // the examples most like them (largest x_i . Phi_gold); both players at the gold count, the
+  // adversary with rows on every example.
   for (auto i : gold) lp.add_predictor_example(static_cast<long>(i));
-  for (long i = 0; i < n && static_cast<double>(lp.predictor_examples()) < options.initial_free_factor * static_cast<double>(positives); ++i)
-    lp.add_predictor_example(i);
+  {
+    const Eigen::VectorXd likeness = x * gold_features;
+    const long extra = std::min(n, static_cast<long>(options.initial_free_factor * static_cast<double>(positives)));
+    if (extra > 0)
+      for (long i : cheapest(-likeness, extra))
+        if (lp.predictor_examples() < extra) lp.add_predictor_example(i);
+  }
   lp.add_predictor_size(positives);
   {
     std::vector<long> everyone(static_cast<std::size_t>(n));

@@ -40,8 +40,8 @@ struct JointTrainOptions {
   double trust_region = 0.0;
   // A new adversary size starts with rows for its l + row_margin cheapest examples.
   int row_margin = 20;
-  // Initial predictor columns: the gold examples and the next ones by theta0 . x (here 0: by
-  // index) up to this multiple of the gold count.
+  // Initial predictor columns: the gold examples and the examples most like them (largest
+  // x_i . Phi_gold), up to this multiple of the gold count.
   double initial_free_factor = 1.5;
   std::function<void(const JointTrainSummary&)> progress;  // after every round
 };
