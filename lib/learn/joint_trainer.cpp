@@ -71,7 +71,8 @@ void make_feasible(SizeStrategy& s) {
   }
 }
 
-// cost[i] = sum_j kernel(sizes_j, size) marginal_j[i] (+ offset[i]).
+// cost[i] = sum_j kernel(sizes_j, size) marginal_j[i]: what example i adds to the expected F1 of
+// an opposing action of size `size` that includes it.
 void size_costs(const SizeStrategy& s, long size, Eigen::VectorXd& cost) {
   cost.setZero();
   for (std::size_t j = 0; j < s.sizes.size(); ++j) cost += kernel(s.sizes[j], size) * s.marginal[j];
