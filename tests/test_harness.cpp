@@ -120,6 +120,10 @@ TEST_CASE("Bad specs are rejected with the file and the key", "[harness]") {
   spec["methods"]["MPG"]["game_solver"] = "marginals";
   spec["metric"] = "precision_at_k";
   rejects(spec, "methods.MPG.game_solver: marginals solves the games of F1 tables only");
+  spec["metric"] = "f1";
+  spec["methods"]["MPG"]["game_solver"] = "auto";
+  spec["methods"]["MPG"]["trainer"] = "joint";
+  rejects(spec, "methods.MPG.max_game_solves: caps trainings over games (marginals, cutting_plane)");
   spec = small_spec();
   spec["name"] = "../escape";
   rejects(spec, "name: expected a file name");

@@ -675,6 +675,10 @@ void BinaryFamily::validate(const json& spec, const SpecValidator& v) const {
     for (const char* f1_only : {"marginals", "joint"})
       if (m.value("trainer", std::string()) == f1_only && metric != "f1")
         v.fail("methods." + label + ".trainer", std::string(f1_only) + " trains the MPG of F1 tables only");
+    // The joint trainer plays no restricted games: a cap on their solves would be dropped unread.
+    if (m.value("trainer", std::string()) == "joint" && m.value("max_game_solves", 0L) > 0)
+      v.fail("methods." + label + ".max_game_solves",
+             "caps trainings over games (marginals, cutting_plane); trainer joint counts rounds: use max_seconds");
   }
   for (const char* table : {"published", "published_seconds"}) {
     if (!spec.contains(table)) continue;
