@@ -59,10 +59,6 @@ std::string results_directory(const RunOptions& options, const std::string& spec
   return options.results_directory.empty() ? default_results_directory(spec_path) : options.results_directory;
 }
 
-// How the spec is named in the tables' provenance line and in results/README.md: relative to the
-// source tree when inside it; "experiments/<file>" when it sits in another checkout's experiments/
-// (a worktree) and this repository has a spec of that name (the provenance line then says whether
-// the two are identical); else absolute.
 // The spec's path, absolute, and relative to the source tree when it lies inside it (else empty).
 struct SpecLocation {
   fs::path absolute;
@@ -76,6 +72,10 @@ SpecLocation locate_spec(const std::string& spec_path) {
   return where;
 }
 
+// How the spec is named in the tables' provenance line and in results/README.md: relative to the
+// source tree when inside it; "experiments/<file>" when it sits in another checkout's experiments/
+// (a worktree) and this repository has a spec of that name (the provenance line then says whether
+// the two are identical); else absolute.
 std::string spec_display_path(const std::string& spec_path) {
   const auto [absolute, source, inside_source] = locate_spec(spec_path);
   if (!inside_source.empty()) return inside_source.generic_string();
