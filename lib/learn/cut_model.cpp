@@ -3,49 +3,85 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "lib/learn/simplex_qp.hpp"
 
 namespace mpg {
 
 void CutModel::add(const Eigen::VectorXd& a, double c) {
-  const Eigen::Index k = offsets_.size();
-  directions_.conservativeResize(gold_.size(), k + 1);
+  const Eigen::Index k = count();
+  if (directions_.cols() <= k)  // capacity doubles, so adding K cuts copies B O(log K) times
+    directions_.conservativeResize(gold_.size(), std::max<Eigen::Index>(8, 2 * k));
   directions_.col(k) = a - gold_;
+  const auto column = directions_.col(k);
+  Eigen::VectorXd products(k + 1);
+  products.head(k) = held_directions().transpose() * column;  // the one pass over B per cut
+  products[k] = column.squaredNorm();
   offsets_.conservativeResize(k + 1);
   offsets_[k] = c;
   gram_.conservativeResize(k + 1, k + 1);
-  const Eigen::VectorXd products = directions_.transpose() * directions_.col(k);
   gram_.col(k) = products;
   gram_.row(k) = products.transpose();
   for (Eigen::VectorXd* w : {&proximal_weights_, &plain_weights_}) {
     w->conservativeResize(k + 1);
     (*w)[k] = 0.0;
   }
+  for (TrackedPoint* tracked : {&center_, &next_}) {
+    if (!tracked->valid) continue;
+    tracked->products.conservativeResize(k + 1);
+    tracked->products[k] = column.dot(tracked->point);
+  }
 }
 
+Eigen::VectorXd CutModel::products_with(const Eigen::VectorXd& p) const {
+  for (const TrackedPoint* tracked : {&next_, &center_})
+    if (tracked->valid && tracked->point.size() == p.size() && tracked->point == p) return tracked->products;
+  return held_directions().transpose() * p;
+}
+
+Eigen::VectorXd CutModel::combine(const Eigen::VectorXd& alpha) const {
+  Eigen::VectorXd sum = Eigen::VectorXd::Zero(gold_.size());
+  for (Eigen::Index k = 0; k < alpha.size(); ++k)
+    if (alpha[k] != 0.0) sum += alpha[k] * directions_.col(k);
+  return sum;
+}
+
+double CutModel::gram_form(const Eigen::VectorXd& alpha) const {
+  std::vector<Eigen::Index> support;
+  for (Eigen::Index k = 0; k < alpha.size(); ++k)
+    if (alpha[k] != 0.0) support.push_back(k);
+  const Eigen::VectorXd a = alpha(support);
+  return a.dot(gram_(support, support) * a);
+}
+
+// theta = (mu center - B alpha) / l, and so B^T theta = (mu B^T center - G alpha) / l: the next
+// point's products come from the Gram matrix, not from B.
 Eigen::VectorXd CutModel::proximal_step(const Eigen::VectorXd& center, double mu) {
   const double l = lambda_ + mu;
-  const Eigen::VectorXd pull = mu * center;
-  const Eigen::VectorXd linear = offsets_ - directions_.transpose() * pull / l;
+  const Eigen::VectorXd center_products = products_with(center);
+  center_ = {center, center_products, true};
+  const Eigen::VectorXd linear = offsets_ - (mu / l) * center_products;
   solve_simplex_qp(gram_ / l, linear, proximal_weights_, 1e-12, 100000);
-  return (pull - directions_ * proximal_weights_) / l;
+  next_ = {(mu * center - combine(proximal_weights_)) / l,
+           (mu * center_products - gram_ * proximal_weights_) / l, true};
+  return next_.point;
 }
 
+// With mu = 0: -||B alpha||^2 / (2 lambda) - c . alpha, and ||B alpha||^2 = alpha^T G alpha.
 double CutModel::lower_bound() {
   solve_simplex_qp(gram_ / lambda_, offsets_, plain_weights_, 1e-12, 100000);
-  const Eigen::VectorXd aggregate = directions_ * plain_weights_;
-  return -aggregate.squaredNorm() / (2.0 * lambda_) - offsets_.dot(plain_weights_);
+  return -gram_form(plain_weights_) / (2.0 * lambda_) - offsets_.dot(plain_weights_);
 }
 
 double CutModel::proximal_lower_bound() const {
-  const Eigen::VectorXd aggregate = directions_ * proximal_weights_;
-  return -aggregate.squaredNorm() / (2.0 * lambda_) - offsets_.dot(proximal_weights_);
+  return -gram_form(proximal_weights_) / (2.0 * lambda_) - offsets_.dot(proximal_weights_);
 }
 
 std::vector<Cut> CutModel::cuts() const {
   std::vector<Cut> out;
-  for (Eigen::Index k = 0; k < offsets_.size(); ++k) out.push_back({directions_.col(k) + gold_, offsets_[k]});
+  for (Eigen::Index k = 0; k < count(); ++k) out.push_back({directions_.col(k) + gold_, offsets_[k]});
   return out;
 }
 
@@ -54,12 +90,12 @@ double CutModel::cut_value(const Eigen::VectorXd& a, double c, const Eigen::Vect
 }
 
 double CutModel::model_value(const Eigen::VectorXd& theta) const {
-  const Eigen::VectorXd cut_values = directions_.transpose() * theta - offsets_;  // (a_k - g) . theta - c_k
+  const Eigen::VectorXd cut_values = products_with(theta) - offsets_;  // (a_k - g) . theta - c_k
   return 0.5 * lambda_ * theta.squaredNorm() + cut_values.maxCoeff();
 }
 
 void CutModel::drop_idle(int limit) {
-  const Eigen::Index k = offsets_.size();
+  const Eigen::Index k = count();
   idle_.resize(static_cast<std::size_t>(k), 0);
   std::vector<Eigen::Index> keep;
   for (Eigen::Index i = 0; i < k; ++i) {
@@ -68,11 +104,15 @@ void CutModel::drop_idle(int limit) {
     if (idle <= limit || i == k - 1) keep.push_back(i);
   }
   if (static_cast<Eigen::Index>(keep.size()) == k) return;
-  directions_ = Eigen::MatrixXd(directions_(Eigen::all, keep));
+  // keep is increasing, so moving column keep[j] to j never overwrites a kept column.
+  for (std::size_t j = 0; j < keep.size(); ++j)
+    if (keep[j] != static_cast<Eigen::Index>(j)) directions_.col(static_cast<Eigen::Index>(j)) = directions_.col(keep[j]);
   offsets_ = Eigen::VectorXd(offsets_(keep));
   gram_ = Eigen::MatrixXd(gram_(keep, keep));
   proximal_weights_ = Eigen::VectorXd(proximal_weights_(keep));
   plain_weights_ = Eigen::VectorXd(plain_weights_(keep));
+  for (TrackedPoint* tracked : {&center_, &next_})
+    if (tracked->valid) tracked->products = Eigen::VectorXd(tracked->products(keep));
   std::vector<int> idle;
   for (auto i : keep) idle.push_back(idle_[static_cast<std::size_t>(i)]);
   idle_ = std::move(idle);

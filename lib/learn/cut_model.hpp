@@ -50,14 +50,31 @@ class CutModel {
   void drop_idle(int limit);
 
  private:
+  // A point p with the products B^T p = (a_k - g) . p for every held cut, kept up to date as cuts
+  // come and go so that the masters never multiply by the D x K matrix B for it again.
+  struct TrackedPoint {
+    Eigen::VectorXd point;
+    Eigen::VectorXd products;
+    bool valid = false;
+  };
+  Eigen::Index count() const { return offsets_.size(); }
+  auto held_directions() const { return directions_.leftCols(count()); }
+  // B^T p, from a tracked point when p is one, else by one pass over B.
+  Eigen::VectorXd products_with(const Eigen::VectorXd& p) const;
+  // B alpha and alpha^T G alpha over the support of alpha only.
+  Eigen::VectorXd combine(const Eigen::VectorXd& alpha) const;
+  double gram_form(const Eigen::VectorXd& alpha) const;
+
   Eigen::VectorXd gold_;
   double lambda_;
-  Eigen::MatrixXd directions_;  // D x K: a_k - g
-  Eigen::VectorXd offsets_;     // c
-  Eigen::MatrixXd gram_;        // B^T B
+  Eigen::MatrixXd directions_;  // D x capacity; the first K columns are a_k - g
+  Eigen::VectorXd offsets_;     // c (size K)
+  Eigen::MatrixXd gram_;        // B^T B (K x K)
   Eigen::VectorXd proximal_weights_;  // warm starts
   Eigen::VectorXd plain_weights_;
   std::vector<int> idle_;
+  TrackedPoint center_;  // the last proximal master's center
+  TrackedPoint next_;    // the last proximal master's minimizer
 };
 
 // The proximal bundle method over a CutModel. Each iteration the caller evaluates F at theta
