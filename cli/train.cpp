@@ -66,8 +66,9 @@ Action add_train(CLI::App& app) {
                       "else cutting_plane (marginals is not yet faster: docs/methods.md)")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "marginals", "joint", "cutting_plane", "dual", "lbfgs", "adadelta"}));
-  command->add_option("--start", s->start,
-                      "Initial theta: gold_direction (unit step along Phi(x, y_gold)) or zero "
+  auto* start_option = command->add_option("--start", s->start,
+                      "Initial theta (lbfgs, adadelta; joint, when given: the center of its first trust region, "
+                      "default zero): gold_direction (unit step along Phi(x, y_gold)) or zero "
                       "(the reference code; its game at theta = 0 needs n+1 actions)")
       ->capture_default_str()
       ->check(CLI::IsMember({"gold_direction", "zero"}));
@@ -97,7 +98,7 @@ Action add_train(CLI::App& app) {
   CLI::Option* smoothing = command->get_option("--smoothing");
   smoothing->description(smoothing->get_description() + "; cutting_plane: off unless given");
 
-  return [s, smoothing] {
+  return [s, smoothing, start_option] {
     require_output_file(s->model_path, "--model");
     const BinaryProblem problem = load_binary_problem(s->train_path, s->positive_label);
     problem.require_both_classes(s->positive_label);
@@ -120,6 +121,7 @@ Action add_train(CLI::App& app) {
     options.gradient.game = s->game;
     options.gradient.optimizer.max_iterations = s->max_iterations;
     options.gradient.start = parse_train_start(s->start);
+    if (start_option->count() > 0) options.joint.start = options.gradient.start;
     const bool gradient_method = options.trainer == BinaryTrainer::lbfgs || options.trainer == BinaryTrainer::adadelta;
     if (!s->quiet) {
       // A line every 20 iterations, and whenever 10 s passed without one: slow iterations
@@ -169,6 +171,7 @@ Action add_train(CLI::App& app) {
     model.positive_label = s->positive_label;
     nlohmann::json training = summary.to_json();
     if (gradient_method) training["start"] = s->start;
+    if (options.trainer == BinaryTrainer::joint) training["start"] = to_string(options.joint.start);
     training["file"] = s->train_path;
     training["examples"] = problem.labels.size();
     training["optimizer"] = to_string(options.trainer);

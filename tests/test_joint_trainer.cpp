@@ -79,3 +79,87 @@ TEST_CASE("Joint training rejects impossible settings and reports caps as not co
   CHECK(summary.message == "not converged: iteration limit");
   CHECK(summary.lower_bound <= summary.objective);
 }
+
+namespace {
+
+// Fixing at every rank (margin 0) after one round, and dropping sizes idle for one round: the LP is
+// restricted as much as the mechanisms allow, so their mistakes show.
+JointTrainOptions aggressive_options(double lambda, double tolerance) {
+  JointTrainOptions options = joint_options(lambda, tolerance);
+  options.fix_margin = 0;
+  options.fix_after = 1;
+  options.drop_idle_rounds = 1;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("Joint training with aggressive fixing and dropping still brackets the brute-force optimum",
+          "[joint_trainer]") {
+  check_certificate_brackets_brute_force<JointTrainSummary>(
+      [](const BinaryProblem& problem, double lambda, double tolerance, JointTrainSummary* summary) {
+        return train_f1_mpg_joint(problem, f1_settings(), aggressive_options(lambda, tolerance), summary);
+      });
+}
+
+TEST_CASE("Joint training: fixed pairs the best responses leave are released, idle sizes dropped, and the "
+          "certified optimum is the one without them", "[joint_trainer]") {
+  std::mt19937 rng(21);
+  const BinaryProblem problem = random_problem(60, 4, rng);
+  const double lambda = 0.1;
+  JointTrainOptions plain = joint_options(lambda, 1e-7);
+  plain.fix_margin = -1;
+  plain.drop_idle_rounds = 0;
+  JointTrainSummary without;
+  train_f1_mpg_joint(problem, f1_settings(), plain, &without);
+  INFO(without.report());
+  REQUIRE(without.converged());
+  CHECK(without.adversary_fixed + without.predictor_fixed == 0);
+  CHECK(without.unfixed == 0);
+  CHECK(without.dropped_sizes == 0);
+  for (const JointTrainOptions& options : {joint_options(lambda, 1e-7), aggressive_options(lambda, 1e-7)}) {
+    JointTrainSummary with;
+    train_f1_mpg_joint(problem, f1_settings(), options, &with);
+    INFO("fix_margin " << options.fix_margin << ": " << with.report());
+    REQUIRE(with.converged());
+    // The LP was restricted: pairs fixed in both players; aggressively: some released again,
+    // sizes dropped.
+    CHECK(with.adversary_fixed > 0);
+    CHECK(with.predictor_fixed > 0);
+    if (options.fix_margin == 0) {
+      CHECK(with.unfixed > 0);
+      CHECK(with.dropped_sizes > 0);
+    }
+    // Two certified intervals of width <= 1e-7 around one minimum overlap.
+    CHECK(with.lower_bound <= without.objective + 1e-12);
+    CHECK(without.lower_bound <= with.objective + 1e-12);
+  }
+}
+
+TEST_CASE("Joint training from the gold direction certifies the same optimum", "[joint_trainer]") {
+  std::mt19937 rng(5);
+  const BinaryProblem problem = random_problem(30, 3, rng);
+  JointTrainSummary from_zero, from_gold;
+  JointTrainOptions options = joint_options(0.2, 1e-7);
+  train_f1_mpg_joint(problem, f1_settings(), options, &from_zero);
+  options.start = TrainStart::gold_direction;
+  train_f1_mpg_joint(problem, f1_settings(), options, &from_gold);
+  INFO(from_zero.report() << "\n" << from_gold.report());
+  REQUIRE(from_zero.converged());
+  REQUIRE(from_gold.converged());
+  CHECK(from_zero.lower_bound <= from_gold.objective + 1e-12);
+  CHECK(from_gold.lower_bound <= from_zero.objective + 1e-12);
+}
+
+TEST_CASE("Joint training stops inside a long LP at max_seconds", "[joint_trainer]") {
+  std::mt19937 rng(9);
+  const BinaryProblem problem = random_problem(300, 8, rng);
+  JointTrainOptions options = joint_options(0.05, 1e-9);
+  options.max_seconds = 0.05;
+  JointTrainSummary summary;
+  train_f1_mpg_joint(problem, f1_settings(), options, &summary);
+  INFO(summary.report());
+  CHECK(summary.status == CuttingPlaneStatus::time_limit);
+  CHECK(summary.seconds < 1.0);
+  CHECK(summary.lower_bound <= summary.objective);
+}

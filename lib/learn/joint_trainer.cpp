@@ -21,15 +21,18 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <set>
 #include <vector>
 
 #include "lib/base/error.hpp"
 #include "lib/base/run_limits.hpp"
+#include "lib/game/glpk_basis.hpp"
 
 namespace mpg {
 namespace {
@@ -81,6 +84,8 @@ void size_costs(const SizeStrategy& s, long size, Eigen::VectorXd& cost) {
 // The l examples with the smallest costs, by (cost, index). Only which rows and columns enter the
 // LP depends on the index of a tie, never a bound.
 std::vector<long> cheapest(const Eigen::VectorXd& cost, long l) {
+  l = std::min(l, static_cast<long>(cost.size()));
+  if (l <= 0) return {};
   std::vector<long> order(static_cast<std::size_t>(cost.size()));
   std::iota(order.begin(), order.end(), 0L);
   auto less = [&](long a, long b) { return cost[a] < cost[b] || (cost[a] == cost[b] && a < b); };
@@ -123,7 +128,11 @@ std::vector<double> predictor_values(const SizeStrategy& adversary) {
   return values;
 }
 
-// The restricted saddle-point LP (header comment of this file), grown by the rounds.
+// The restricted saddle-point LP (header comment of this file), grown and shrunk by the rounds.
+// What is in it is kept as sets (predictor examples and sizes, each size's substituted examples;
+// adversary sizes, each with its rows and its examples fixed in); the coefficients of the rows
+// that depend on the sets are rebuilt from them before every solve, so a change of the sets only
+// adds or deletes rows and columns.
 class JointLp {
  public:
   JointLp(const SparseRowMatrix& x, const Eigen::VectorXd& gold_features, double lambda, double tangent_spacing)
@@ -178,54 +187,214 @@ class JointLp {
     return std::any_of(adversary_.begin(), adversary_.end(), [&](const auto& s) { return s.l == l; });
   }
   long predictor_examples() const { return static_cast<long>(free_.size()); }
+  // The sizes in the LP, in the order of the strategies' sizes.
+  std::vector<long> predictor_size_list() const {
+    std::vector<long> out;
+    for (const auto& s : predictor_) out.push_back(s.k);
+    return out;
+  }
+  std::vector<long> adversary_size_list() const {
+    std::vector<long> out;
+    for (const auto& s : adversary_) out.push_back(s.l);
+    return out;
+  }
 
   // Predictor columns p_ik for example i, for every size in the LP.
   void add_predictor_example(long i) {
     if (slot_[static_cast<std::size_t>(i)] >= 0) return;
     slot_[static_cast<std::size_t>(i)] = static_cast<int>(free_.size());
     free_.push_back(i);
-    for (auto& s : predictor_) add_predictor_column(s, i);
+    for (auto& s : predictor_) {
+      s.p.push_back(-1);
+      s.cap.push_back(-1);
+      s.state.push_back(kColumn);
+      s.streak.push_back(0);
+      add_predictor_column(s, free_.size() - 1);
+    }
   }
 
   // A predictor size k (needs k examples with columns).
   void add_predictor_size(long k) {
     if (k < 1 || k > predictor_examples() || has_predictor_size(k)) return;
     glp_prob* lp = lp_.get();
-    PredictorSize s{k, glp_add_cols(lp, 1), 0, {}};
+    PredictorSize s;
+    s.k = k;
+    s.r = glp_add_cols(lp, 1);
     glp_set_col_bnds(lp, s.r, GLP_LO, 0.0, 0.0);
     append(sum_row_, s.r, 1.0);
     s.balance = add_row(GLP_FX, 0.0, {s.r}, {-static_cast<double>(k)});
+    s.p.assign(free_.size(), -1);
+    s.cap.assign(free_.size(), -1);
+    s.state.assign(free_.size(), kColumn);
+    s.streak.assign(free_.size(), 0);
     predictor_.push_back(std::move(s));
-    for (long i : free_) add_predictor_column(predictor_.back(), i);
+    for (std::size_t f = 0; f < free_.size(); ++f) add_predictor_column(predictor_.back(), f);
   }
 
-  // An adversary size l with rows for the given examples.
-  void add_adversary_size(long l, const std::vector<long>& examples) {
+  // An adversary size l: the examples `surely` (at most l) fixed in its actions, rows for `rows`.
+  void add_adversary_size(long l, const std::vector<long>& surely, const std::vector<long>& rows) {
     if (l < 1 || has_adversary_size(l)) return;
     glp_prob* lp = lp_.get();
-    AdversarySize s{l, glp_add_cols(lp, 1), 0, std::vector<int>(static_cast<std::size_t>(n_), -1)};
+    AdversarySize s;
+    s.l = l;
+    s.sigma = glp_add_cols(lp, 1);
     glp_set_col_bnds(lp, s.sigma, GLP_FR, 0.0, 0.0);
-    s.value_row = add_row(GLP_UP, 0.0, {z(), s.sigma}, {1.0, -static_cast<double>(l)});
+    s.value_row = add_row(GLP_UP, 0.0, {z()}, {1.0});  // completed by rebuild_rows
+    s.row.assign(static_cast<std::size_t>(n_), -1);
+    s.mu.assign(static_cast<std::size_t>(n_), -1);
+    s.in.assign(static_cast<std::size_t>(n_), 0);
+    s.streak.assign(static_cast<std::size_t>(n_), 0);
     adversary_.push_back(std::move(s));
-    for (long i : examples) add_adversary_row(adversary_.back(), i);
+    AdversarySize& a = adversary_.back();
+    for (long i : surely) fix_in(a, i);
+    for (long i : rows)
+      if (!a.in[static_cast<std::size_t>(i)]) add_adversary_row(a, i);
   }
 
-  // Rows for the examples the adversary's best action at each of its sizes takes, given the
-  // predictor's costs (cost_at(l)); returns how many were added.
-  template <class CostAt>
-  long add_missing_adversary_rows(CostAt cost_at) {
-    long added = 0;
+  // Adversary size number `index` against the current costs, with its last solution `last` (if
+  // solved): examples ranked below l - margin (`surely`) that it plays at q_il = pi_l are fixed in
+  // (one aggregate in the value row), rows ranked from l + margin on (not in `near`) that it does
+  // not play go; fixed examples the best action `top` no longer takes, and the rest of `top`, get
+  // rows.
+  void update_adversary(std::size_t index, const std::vector<long>& top, const std::vector<long>& surely,
+                        const std::vector<long>& near, const SizeStrategy& last) {
+    AdversarySize& a = adversary_[index];
+    if (index < last.sizes.size()) {
+      const Eigen::VectorXd& q = last.marginal[index];
+      const std::vector<char> is_surely = indicator(surely), is_near = indicator(near);
+      for (long i = 0; i < n_; ++i) {
+        const std::size_t u = static_cast<std::size_t>(i);
+        const bool in = a.row[u] >= 0 && is_surely[u] && q[i] >= last.weight[index] - kAtBound;
+        const bool out = a.row[u] >= 0 && !is_near[u] && q[i] <= kAtBound;
+        if (!count_streak(a.streak[u], in, out)) continue;
+        if (in && eliminable(a.mu[u], a.row[u])) fix_in(a, i);
+        if (out && removable(a.mu[u], a.row[u])) {
+          dead_rows_.push_back(a.row[u]);
+          dead_columns_.push_back(a.mu[u]);
+          a.row[u] = a.mu[u] = -1;
+        }
+      }
+    }
+    const std::vector<char> in_top = indicator(top);
+    for (long i = 0; i < n_; ++i)
+      if (a.in[static_cast<std::size_t>(i)] && !in_top[static_cast<std::size_t>(i)]) {
+        a.in[static_cast<std::size_t>(i)] = 0;
+        --a.in_count;
+        ++unfixed_;
+        add_adversary_row(a, i);
+        restore_elimination(a.mu[static_cast<std::size_t>(i)], a.row[static_cast<std::size_t>(i)], GLP_NL);
+      }
+    for (long i : top)
+      if (!a.in[static_cast<std::size_t>(i)]) add_adversary_row(a, i);
+  }
+
+  // Predictor size number `index` against the current gains, with its last solution `last` (if
+  // solved): examples ranked below k - margin (`surely`) at p_ik = r_k are substituted by r_k,
+  // columns ranked from k + margin on (not in `near`) at p_ik = 0 go; substituted or removed
+  // examples its best action `top` takes (substituted: no longer takes) get their columns back.
+  void update_predictor(std::size_t index, const std::vector<long>& top, const std::vector<long>& surely,
+                        const std::vector<long>& near, const SizeStrategy& last) {
+    PredictorSize& s = predictor_[index];
+    auto remove_column = [&](std::size_t f, char state) {
+      s.state[f] = state;
+      dead_columns_.push_back(s.p[f]);
+      dead_rows_.push_back(s.cap[f]);
+      s.p[f] = s.cap[f] = -1;
+    };
+    if (index < last.sizes.size()) {
+      const Eigen::VectorXd& p = last.marginal[index];
+      const std::vector<char> is_surely = indicator(surely), is_near = indicator(near);
+      for (std::size_t f = 0; f < free_.size(); ++f) {
+        const long i = free_[f];
+        const std::size_t u = static_cast<std::size_t>(i);
+        const bool in = s.state[f] == kColumn && is_surely[u] && p[i] >= last.weight[index] - kAtBound;
+        const bool out = s.state[f] == kColumn && !is_near[u] && p[i] <= kAtBound;
+        if (!count_streak(s.streak[f], in, out)) continue;
+        if (in && eliminable(s.p[f], s.cap[f])) {
+          remove_column(f, kAtR);
+          ++s.fixed_count;
+        } else if (out && removable(s.p[f], s.cap[f])) {
+          remove_column(f, kOut);
+        }
+      }
+    }
+    const std::vector<char> in_top = indicator(top);
+    for (std::size_t f = 0; f < free_.size(); ++f) {
+      const bool taken = in_top[static_cast<std::size_t>(free_[f])];
+      if ((s.state[f] == kAtR && !taken) || (s.state[f] == kOut && taken)) {
+        const bool was_at_r = s.state[f] == kAtR;
+        s.state[f] = kColumn;
+        add_predictor_column(s, f);
+        if (was_at_r) {
+          --s.fixed_count;
+          ++unfixed_;
+          restore_elimination(s.p[f], s.cap[f], GLP_NU);
+        }
+      }
+    }
+  }
+
+  // Counts, after a solve, how long each size has had weight 0, and removes the sizes idle for
+  // `rounds` solves (0 = never) with their rows and columns, each size at most once.
+  // The players' best sizes over the full game (keep_k, keep_l) stay.
+  void drop_idle_sizes(const SizeStrategy& predictor, const SizeStrategy& adversary, int rounds, long keep_k,
+                       long keep_l) {
+    for (std::size_t j = 0; j < predictor.sizes.size(); ++j)
+      predictor_[j].idle = predictor.weight[j] > kZeroWeight || predictor_[j].k == keep_k ? 0 : predictor_[j].idle + 1;
+    for (std::size_t j = 0; j < adversary.sizes.size(); ++j)
+      adversary_[j].idle = adversary.weight[j] > kZeroWeight || adversary_[j].l == keep_l ? 0 : adversary_[j].idle + 1;
+    if (rounds <= 0) return;
+    auto kill = [&](int index, std::vector<int>& list) {
+      if (index >= 0) list.push_back(index);
+    };
+    // A size leaves at most once (a size that came back is kept: no cycles of drops).
+    for (auto& s : predictor_)
+      if (s.idle >= rounds && !dropped_k_.insert(s.k).second) s.idle = 0;
     for (auto& s : adversary_)
-      for (long i : cheapest(cost_at(s.l), s.l)) added += add_adversary_row(s, i);
-    return added;
+      if (s.idle >= rounds && !dropped_l_.insert(s.l).second) s.idle = 0;
+    for (const auto& s : predictor_)
+      if (s.idle >= rounds) {
+        kill(s.r, dead_columns_);
+        kill(s.balance, dead_rows_);
+        for (int c : s.p) kill(c, dead_columns_);
+        for (int r : s.cap) kill(r, dead_rows_);
+        ++dropped_;
+      }
+    for (const auto& s : adversary_)
+      if (s.idle >= rounds) {
+        kill(s.sigma, dead_columns_);
+        kill(s.value_row, dead_rows_);
+        for (int c : s.mu) kill(c, dead_columns_);
+        for (int r : s.row) kill(r, dead_rows_);
+        ++dropped_;
+      }
+    predictor_.erase(std::remove_if(predictor_.begin(), predictor_.end(), [&](const auto& s) { return s.idle >= rounds; }),
+                     predictor_.end());
+    adversary_.erase(std::remove_if(adversary_.begin(), adversary_.end(), [&](const auto& s) { return s.idle >= rounds; }),
+                     adversary_.end());
   }
 
-  // Solves from the last basis; false if GLPK finds no optimum even from a fresh basis.
-  bool solve() {
+  void set_fix_after(int rounds) { fix_after_ = std::max(1, rounds); }
+
+  enum class Solve { optimal, time_limit, failed };
+  // Deletes the rows and columns the sets no longer need, rebuilds the set-dependent rows and
+  // solves from the last basis (from a fresh basis if that fails), within `seconds` if > 0.
+  Solve solve(double seconds) {
+    delete_dead();
+    rebuild_rows();
     glp_prob* lp = lp_.get();
-    if (glp_simplex(lp, &simplex_) == 0 && glp_get_status(lp) == GLP_OPT) return true;
+    const auto started = Clock::now();
+    auto attempt = [&] {
+      const double left = seconds - seconds_since(started);
+      simplex_.tm_lim = seconds > 0.0 ? static_cast<int>(std::clamp(1000.0 * left, 1.0, 2e9)) : INT_MAX;
+      const int code = glp_simplex(lp, &simplex_);
+      if (code == 0 && glp_get_status(lp) == GLP_OPT) return Solve::optimal;
+      return code == GLP_ETMLIM ? Solve::time_limit : Solve::failed;
+    };
+    const Solve first = attempt();
+    if (first != Solve::failed) return first;
     glp_adv_basis(lp, 0);
-    return glp_simplex(lp, &simplex_) == 0 && glp_get_status(lp) == GLP_OPT;
+    return attempt();
   }
 
   Eigen::VectorXd theta_value() const {
@@ -234,30 +403,37 @@ class JointLp {
     return out;
   }
 
+  // Over all examples: substituted p_ik = r_k, no column p_ik = 0.
   SizeStrategy predictor_strategy() const {
     SizeStrategy s;
     s.empty = glp_get_col_prim(lp_.get(), r0());
     for (const auto& size : predictor_) {
       s.sizes.push_back(size.k);
-      s.weight.push_back(glp_get_col_prim(lp_.get(), size.r));
+      const double r = glp_get_col_prim(lp_.get(), size.r);
+      s.weight.push_back(r);
       Eigen::VectorXd m = Eigen::VectorXd::Zero(n_);
-      for (std::size_t f = 0; f < free_.size(); ++f) m[free_[f]] = glp_get_col_prim(lp_.get(), size.p[f]);
+      for (std::size_t f = 0; f < free_.size(); ++f)
+        m[free_[f]] = size.state[f] == kAtR ? r : size.state[f] == kOut ? 0.0 : glp_get_col_prim(lp_.get(), size.p[f]);
       s.marginal.push_back(std::move(m));
     }
     make_feasible(s);
     return s;
   }
 
+  // Over all examples: fixed in q_il = pi_l (the value row's dual), no row q_il = 0.
   SizeStrategy adversary_strategy() const {
     SizeStrategy s;
     s.empty = std::fabs(glp_get_row_dual(lp_.get(), empty_row_));
     for (const auto& size : adversary_) {
       s.sizes.push_back(size.l);
-      s.weight.push_back(std::fabs(glp_get_row_dual(lp_.get(), size.value_row)));
+      const double weight = std::fabs(glp_get_row_dual(lp_.get(), size.value_row));
+      s.weight.push_back(weight);
       Eigen::VectorXd m = Eigen::VectorXd::Zero(n_);
-      for (long i = 0; i < n_; ++i)
-        if (size.row[static_cast<std::size_t>(i)] >= 0)
-          m[i] = std::fabs(glp_get_row_dual(lp_.get(), size.row[static_cast<std::size_t>(i)]));
+      for (long i = 0; i < n_; ++i) {
+        const std::size_t u = static_cast<std::size_t>(i);
+        if (size.in[u]) m[i] = weight;
+        else if (size.row[u] >= 0) m[i] = std::fabs(glp_get_row_dual(lp_.get(), size.row[u]));
+      }
       s.marginal.push_back(std::move(m));
     }
     make_feasible(s);
@@ -266,19 +442,48 @@ class JointLp {
 
   int predictor_sizes() const { return static_cast<int>(predictor_.size()); }
   int adversary_sizes() const { return static_cast<int>(adversary_.size()); }
-  long adversary_rows() const { return adversary_rows_; }
+  long adversary_rows() const {
+    long rows = 0;
+    for (const auto& s : adversary_)
+      rows += std::count_if(s.row.begin(), s.row.end(), [](int r) { return r >= 0; });
+    return rows;
+  }
+  long adversary_fixed() const {
+    long fixed = 0;
+    for (const auto& s : adversary_) fixed += s.in_count;
+    return fixed;
+  }
+  long predictor_fixed() const {
+    long fixed = 0;
+    for (const auto& s : predictor_) fixed += s.fixed_count;
+    return fixed;
+  }
+  long unfixed() const { return unfixed_; }
+  long dropped_sizes() const { return dropped_; }
   int rows() const { return glp_get_num_rows(lp_.get()); }
 
  private:
+  static constexpr double kAtBound = 1e-9;      // a marginal this close to a bound is at it
+  static constexpr char kColumn = 0, kAtR = 1, kOut = 2;  // a predictor slot's state at a size
+  static constexpr double kZeroWeight = 1e-12;  // a size with no more weight is idle
+
   struct PredictorSize {
-    long k;
-    int r, balance;
-    std::vector<int> p;  // column per predictor example (slot order)
+    long k = 0;
+    int r = 0, balance = 0;
+    std::vector<int> p, cap;  // per slot: column p_ik and its row p_ik <= r_k; -1 while substituted
+    std::vector<char> state;  // per slot: kColumn, kAtR (p_ik = r_k substituted) or kOut (p_ik = 0)
+    std::vector<signed char> streak;  // per slot: rounds in a row fixable in (> 0) or out (< 0)
+    long fixed_count = 0;
+    int idle = 0;
   };
   struct AdversarySize {
-    long l;
-    int sigma, value_row;
-    std::vector<int> row;  // mu row per example, -1 = none; its mu column is the row's first entry
+    long l = 0;
+    int sigma = 0, value_row = 0;
+    std::vector<int> row, mu;  // per example: its row and column mu_il, -1 = none
+    std::vector<char> in;      // per example: fixed in the size's actions (aggregated)
+    std::vector<signed char> streak;  // per example: rounds in a row fixable in (> 0) or out (< 0)
+    long in_count = 0;
+    int idle = 0;
   };
 
   int theta(int j) const { return 1 + j; }
@@ -290,10 +495,13 @@ class JointLp {
     glp_prob* lp = lp_.get();
     const int row = glp_add_rows(lp, 1);
     glp_set_row_bnds(lp, row, type, bound, bound);
+    set_row(row, std::move(columns), std::move(values));
+    return row;
+  }
+  void set_row(int row, std::vector<int> columns, std::vector<double> values) {
     columns.insert(columns.begin(), 0);
     values.insert(values.begin(), 0.0);
-    glp_set_mat_row(lp, row, static_cast<int>(columns.size()) - 1, columns.data(), values.data());
-    return row;
+    glp_set_mat_row(lp_.get(), row, static_cast<int>(columns.size()) - 1, columns.data(), values.data());
   }
   void append(int row, int column, double value) {
     glp_prob* lp = lp_.get();
@@ -322,42 +530,180 @@ class JointLp {
     return column;
   }
 
-  void add_predictor_column(PredictorSize& s, long i) {
+  // Fixing a column at the value its row makes tight (mu_il = sigma_l - c_il, p_ik = r_k) and
+  // substituting it into the other rows is one Gaussian elimination step on the basis when the
+  // column is basic and the row's auxiliary is not: the basis of the rest stays non-singular.
+  bool eliminable(int column, int row) const {
+    return glp_get_col_stat(lp_.get(), column) == GLP_BS && glp_get_row_stat(lp_.get(), row) != GLP_BS;
+  }
+  // Removing a non-basic column (at 0) with a row whose auxiliary is basic leaves a basis of the rest.
+  bool removable(int column, int row) const {
+    return glp_get_col_stat(lp_.get(), column) != GLP_BS && glp_get_row_stat(lp_.get(), row) == GLP_BS;
+  }
+  // Undoing an elimination: the column comes back basic, its row tight (status `bound`).
+  void restore_elimination(int column, int row, int bound) {
+    glp_set_col_stat(lp_.get(), column, GLP_BS);
+    glp_set_row_stat(lp_.get(), row, bound);
+  }
+
+  // A pair is fixed once it has met the same condition (in or out) for fix_after rounds in a row.
+  bool count_streak(signed char& streak, bool in, bool out) const {
+    if (in) streak = static_cast<signed char>(std::clamp(streak > 0 ? streak + 1 : 1, 1, 100));
+    else if (out) streak = static_cast<signed char>(std::clamp(streak < 0 ? streak - 1 : -1, -100, -1));
+    else streak = 0;
+    return std::abs(streak) >= fix_after_;
+  }
+
+  std::vector<char> indicator(const std::vector<long>& examples) const {
+    std::vector<char> out(static_cast<std::size_t>(n_), 0);
+    for (long i : examples) out[static_cast<std::size_t>(i)] = 1;
+    return out;
+  }
+
+  // Column p_ik of slot f and its row p_ik <= r_k (its other entries come from rebuild_rows).
+  void add_predictor_column(PredictorSize& s, std::size_t f) {
     glp_prob* lp = lp_.get();
     const int column = glp_add_cols(lp, 1);
     glp_set_col_bnds(lp, column, GLP_LO, 0.0, 0.0);
-    s.p.push_back(column);
-    std::vector<int> rows{0};
-    std::vector<double> values{0.0};
-    for (const auto& a : adversary_)
-      if (a.row[static_cast<std::size_t>(i)] >= 0) {
-        rows.push_back(a.row[static_cast<std::size_t>(i)]);
-        values.push_back(kernel(s.k, a.l));
-      }
-    glp_set_mat_col(lp, column, static_cast<int>(rows.size()) - 1, rows.data(), values.data());
-    add_row(GLP_UP, 0.0, {column, s.r}, {1.0, -1.0});  // p_ik <= r_k
-    append(s.balance, column, 1.0);
+    s.p[f] = column;
+    s.cap[f] = add_row(GLP_UP, 0.0, {column, s.r}, {1.0, -1.0});
   }
 
-  // mu_il - sigma_l + sum_k kernel(k, l) p_ik - psi_i >= 0, and mu_il in the size's value row.
-  bool add_adversary_row(AdversarySize& s, long i) {
-    if (s.row[static_cast<std::size_t>(i)] >= 0) return false;
-    glp_prob* lp = lp_.get();
+  // Row mu_il - sigma_l + sum_k kernel(k, l) p_ik - psi_i >= 0 and column mu_il (entries from
+  // rebuild_rows).
+  void add_adversary_row(AdversarySize& s, long i) {
+    const std::size_t u = static_cast<std::size_t>(i);
+    if (s.row[u] >= 0) return;
     const int psi_i = psi(i);
-    const int mu = glp_add_cols(lp, 1);
-    glp_set_col_bnds(lp, mu, GLP_LO, 0.0, 0.0);
-    append(s.value_row, mu, 1.0);
-    std::vector<int> columns{mu, s.sigma, psi_i};
-    std::vector<double> values{1.0, -1.0, -1.0};
-    const int slot = slot_[static_cast<std::size_t>(i)];
-    if (slot >= 0)
-      for (const auto& p : predictor_) {
-        columns.push_back(p.p[static_cast<std::size_t>(slot)]);
-        values.push_back(kernel(p.k, s.l));
+    s.mu[u] = glp_add_cols(lp_.get(), 1);
+    glp_set_col_bnds(lp_.get(), s.mu[u], GLP_LO, 0.0, 0.0);
+    s.row[u] = add_row(GLP_LO, 0.0, {s.mu[u], psi_i}, {1.0, -1.0});
+  }
+
+  // Fixes example i in size s's actions; its row and mu column, if any, go.
+  void fix_in(AdversarySize& s, long i) {
+    const std::size_t u = static_cast<std::size_t>(i);
+    if (s.in[u]) return;
+    s.in[u] = 1;
+    ++s.in_count;
+    if (s.row[u] < 0) return;
+    dead_rows_.push_back(s.row[u]);
+    dead_columns_.push_back(s.mu[u]);
+    s.row[u] = s.mu[u] = -1;
+  }
+
+  // The rows whose coefficients depend on the sets:
+  //   balance of size k:  sum_{i free} p_ik - (k - |J_k|) r_k = 0, J_k the substituted examples;
+  //   row (i, l):  mu_il - sigma_l + sum_k kernel(k, l) [p_ik or r_k] - psi_i >= 0;
+  //   value row of l:  z - (l - |I_l|) sigma_l + sum_{rows} mu_il - sum_{i in I_l} c_il <= 0,
+  //     with -c_il = x_i . theta - sum_k kernel(k, l) [p_ik or r_k]: the smallest sum of l costs
+  //     with the examples I_l taken (LP duality on the rest).
+  void rebuild_rows() {
+    std::vector<int> columns;
+    std::vector<double> values;
+    for (const auto& s : predictor_) {
+      columns.assign({s.r});
+      values.assign({-static_cast<double>(s.k - s.fixed_count)});
+      for (std::size_t f = 0; f < free_.size(); ++f)
+        if (s.state[f] == kColumn) {
+          columns.push_back(s.p[f]);
+          values.push_back(1.0);
+        }
+      set_row(s.balance, columns, values);
+    }
+    // The predictor terms sum_k kernel(k, l) [p_ik or r_k] of example i, times sign.
+    auto predictor_terms = [&](long i, long l, double sign) {
+      const int f = slot_[static_cast<std::size_t>(i)];
+      if (f < 0) return;
+      for (const auto& s : predictor_) {
+        const char state = s.state[static_cast<std::size_t>(f)];
+        if (state == kOut) continue;
+        columns.push_back(state == kAtR ? s.r : s.p[static_cast<std::size_t>(f)]);
+        values.push_back(sign * kernel(s.k, l));
       }
-    s.row[static_cast<std::size_t>(i)] = add_row(GLP_LO, 0.0, std::move(columns), std::move(values));
-    ++adversary_rows_;
-    return true;
+    };
+    for (const auto& a : adversary_) {
+      for (long i = 0; i < n_; ++i) {
+        const std::size_t u = static_cast<std::size_t>(i);
+        if (a.row[u] < 0) continue;
+        columns.assign({a.mu[u], a.sigma, psi(i)});
+        values.assign({1.0, -1.0, -1.0});
+        predictor_terms(i, a.l, 1.0);
+        set_row(a.row[u], columns, values);
+      }
+      columns.assign({z(), a.sigma});
+      values.assign({1.0, -static_cast<double>(a.l - a.in_count)});
+      Eigen::VectorXd features = Eigen::VectorXd::Zero(d_);
+      Eigen::VectorXd at_r = Eigen::VectorXd::Zero(static_cast<long>(predictor_.size()));
+      for (long i = 0; i < n_; ++i) {
+        const std::size_t u = static_cast<std::size_t>(i);
+        if (a.row[u] >= 0) {
+          columns.push_back(a.mu[u]);
+          values.push_back(1.0);
+        }
+        if (!a.in[u]) continue;
+        for (SparseRowMatrix::InnerIterator it(x_, i); it; ++it) features[it.col()] += it.value();
+        const int f = slot_[u];
+        if (f < 0) continue;
+        for (std::size_t j = 0; j < predictor_.size(); ++j) {
+          const auto& s = predictor_[j];
+          const char state = s.state[static_cast<std::size_t>(f)];
+          if (state == kAtR) {
+            at_r[static_cast<long>(j)] -= kernel(s.k, a.l);
+          } else if (state == kColumn) {
+            columns.push_back(s.p[static_cast<std::size_t>(f)]);
+            values.push_back(-kernel(s.k, a.l));
+          }
+        }
+      }
+      for (int j = 0; j < d_; ++j)
+        if (features[j] != 0.0) {
+          columns.push_back(theta(j));
+          values.push_back(features[j]);
+        }
+      for (std::size_t j = 0; j < predictor_.size(); ++j)
+        if (at_r[static_cast<long>(j)] != 0.0) {
+          columns.push_back(predictor_[j].r);
+          values.push_back(at_r[static_cast<long>(j)]);
+        }
+      set_row(a.value_row, columns, values);
+    }
+  }
+
+  // Deletes the listed rows and columns; GLPK renumbers the rest in order (an index moves down by
+  // the deleted indices below it), so every stored index is shifted, and the basis count repaired.
+  void delete_dead() {
+    if (dead_rows_.empty() && dead_columns_.empty()) return;
+    glp_prob* lp = lp_.get();
+    for (auto* list : {&dead_rows_, &dead_columns_}) {
+      std::sort(list->begin(), list->end());
+      list->insert(list->begin(), 0);  // GLPK's 1-based lists
+    }
+    if (dead_rows_.size() > 1) glp_del_rows(lp, static_cast<int>(dead_rows_.size()) - 1, dead_rows_.data());
+    if (dead_columns_.size() > 1) glp_del_cols(lp, static_cast<int>(dead_columns_.size()) - 1, dead_columns_.data());
+    auto shift = [](const std::vector<int>& deleted) {
+      return [&deleted](int& index) {
+        if (index > 0)
+          index -= static_cast<int>(std::lower_bound(deleted.begin() + 1, deleted.end(), index) - (deleted.begin() + 1));
+      };
+    };
+    const auto row = shift(dead_rows_), column = shift(dead_columns_);
+    for (auto& s : predictor_) {
+      column(s.r);
+      row(s.balance);
+      for (int& c : s.p) column(c);
+      for (int& r : s.cap) row(r);
+    }
+    for (auto& s : adversary_) {
+      column(s.sigma);
+      row(s.value_row);
+      for (int& c : s.mu) column(c);
+      for (int& r : s.row) row(r);
+    }
+    for (int& c : psi_column_) column(c);
+    dead_rows_.clear();
+    dead_columns_.clear();
+    repair_basis_count(lp);
   }
 
   const SparseRowMatrix& x_;
@@ -372,8 +718,11 @@ class JointLp {
   std::vector<int> psi_column_;  // example -> psi column, -1 = none
   std::vector<PredictorSize> predictor_;
   std::vector<AdversarySize> adversary_;
+  std::vector<int> dead_rows_, dead_columns_;  // to delete before the next solve
   int sum_row_ = 0, empty_row_ = 0;
-  long adversary_rows_ = 0;
+  long unfixed_ = 0, dropped_ = 0;
+  std::set<long> dropped_k_, dropped_l_;  // sizes dropped once
+  int fix_after_ = 1;
 };
 
 }  // namespace
@@ -384,6 +733,10 @@ nlohmann::json JointTrainSummary::to_json() const {
               {"adversary_sizes", adversary_sizes},
               {"predictor_examples", predictor_examples},
               {"adversary_rows", adversary_rows},
+              {"adversary_fixed", adversary_fixed},
+              {"predictor_fixed", predictor_fixed},
+              {"unfixed", unfixed},
+              {"dropped_sizes", dropped_sizes},
               {"lp_rows", lp_rows},
               {"seconds", seconds},
               {"lp_seconds", lp_seconds},
@@ -393,10 +746,11 @@ nlohmann::json JointTrainSummary::to_json() const {
 
 std::string JointTrainSummary::report() const {
   return fmt::format(
-      "{} after {} rounds: objective {:.10g} (certified gap {:.2e}), {} + {} sizes, {} predictor examples, {} "
-      "adversary rows, {} LP rows; {:.2f} s ({:.2f} s LP, {:.2f} s best responses)",
-      message, iterations, objective, gap, predictor_sizes, adversary_sizes, predictor_examples, adversary_rows,
-      lp_rows, seconds, lp_seconds, response_seconds);
+      "{} after {} rounds: objective {:.10g} (certified gap {:.2e}), {} + {} sizes ({} dropped), {} predictor "
+      "examples ({} substituted by r_k), {} adversary rows ({} fixed in), {} unfixed, {} LP rows; {:.2f} s ({:.2f} s "
+      "LP, {:.2f} s best responses)",
+      message, iterations, objective, gap, predictor_sizes, adversary_sizes, dropped_sizes, predictor_examples,
+      predictor_fixed, adversary_rows, adversary_fixed, unfixed, lp_rows, seconds, lp_seconds, response_seconds);
 }
 
 BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSettings& settings,
@@ -426,11 +780,13 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     radius = 0.1 / std::max(widest, 1e-12);
   }
   Eigen::VectorXd best_theta = Eigen::VectorXd::Zero(x.cols());
+  if (options.start == TrainStart::gold_direction && gold_features.norm() > 0.0)
+    best_theta = gold_features / gold_features.norm();  // as the other trainers start
   Eigen::VectorXd center = best_theta;  // of the trust region of the LP being solved
   lp.set_trust_region(center, radius);
   // Start: predictor columns for the gold examples and, up to initial_free_factor times as many,
   // the examples most like them (largest x_i . Phi_gold); both players at the gold count, the
-  // adversary with rows on every example.
+  // adversary's examples ranked by their costs against the gold action at the start point.
   for (auto i : gold) lp.add_predictor_example(static_cast<long>(i));
   {
     const Eigen::VectorXd likeness = x * gold_features;
@@ -440,10 +796,19 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
         if (lp.predictor_examples() < extra) lp.add_predictor_example(i);
   }
   lp.add_predictor_size(positives);
+  lp.set_fix_after(options.fix_after);
+  // Examples ranked below size - fix_margin by a player's costs (gains) at a size (none if < 0).
+  auto surely = [&](const Eigen::VectorXd& cost, long size) {
+    return options.fix_margin < 0 ? std::vector<long>{} : cheapest(cost, size - options.fix_margin);
+  };
+  // Examples ranked below size + fix_margin (all if < 0).
+  auto near = [&](const Eigen::VectorXd& cost, long size) {
+    return cheapest(cost, options.fix_margin < 0 ? n : size + options.fix_margin);
+  };
   {
-    std::vector<long> everyone(static_cast<std::size_t>(n));
-    std::iota(everyone.begin(), everyone.end(), 0L);
-    lp.add_adversary_size(positives, everyone);
+    Eigen::VectorXd cost = -(x * best_theta);
+    for (auto i : gold) cost[static_cast<long>(i)] += kernel(positives, positives);
+    lp.add_adversary_size(positives, {}, cheapest(cost, positives + options.row_margin));
   }
 
   JointTrainSummary summary;
@@ -454,9 +819,18 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
   for (;;) {
     ++summary.iterations;
     const auto lp_start = Clock::now();
-    if (!lp.solve()) throw SolverError("the joint trainer's LP has no optimum (GLPK) in round " +
-                                       std::to_string(summary.iterations));
+    const double seconds_left = options.max_seconds - seconds_since(start);
+    const JointLp::Solve solved = lp.solve(options.max_seconds > 0.0 ? std::max(seconds_left, 1e-3) : 0.0);
     summary.lp_seconds += seconds_since(lp_start);
+    if (solved == JointLp::Solve::failed)
+      throw SolverError("the joint trainer's LP has no optimum (GLPK) in round " + std::to_string(summary.iterations));
+    if (solved == JointLp::Solve::time_limit) {  // the bounds of the rounds before stand
+      --summary.iterations;
+      summary.status = CuttingPlaneStatus::time_limit;
+      summary.message = to_string(RunLimit::seconds) + " (inside the LP of round " +
+                        std::to_string(summary.iterations + 1) + ")";
+      break;
+    }
     const auto response_start = Clock::now();
     const Eigen::VectorXd theta = lp.theta_value();
     const Eigen::VectorXd psi = x * theta;
@@ -489,14 +863,31 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
       size_costs(predictor, l, cost);
       return Eigen::VectorXd(cost - psi);
     };
-    if (best_l > 0 && !lp.has_adversary_size(best_l))
-      lp.add_adversary_size(best_l, cheapest(cost_at(best_l), std::min(n, best_l + options.row_margin)));
-    lp.add_missing_adversary_rows(cost_at);
+    if (best_l > 0 && !lp.has_adversary_size(best_l)) {
+      const Eigen::VectorXd cost = cost_at(best_l);
+      lp.add_adversary_size(best_l, {}, cheapest(cost, best_l + options.row_margin));
+    }
+    {
+      const std::vector<long> sizes = lp.adversary_size_list();
+      for (std::size_t j = 0; j < sizes.size(); ++j) {
+        const Eigen::VectorXd cost = cost_at(sizes[j]);
+        lp.update_adversary(j, cheapest(cost, sizes[j]), surely(cost, sizes[j]), near(cost, sizes[j]), adversary);
+      }
+    }
     if (best_k > 0) {
       Eigen::VectorXd gain(n);
       size_costs(adversary, best_k, gain);
       for (long i : cheapest(-gain, best_k)) lp.add_predictor_example(i);
       lp.add_predictor_size(best_k);
+    }
+    {
+      const std::vector<long> sizes = lp.predictor_size_list();
+      Eigen::VectorXd gain(n);
+      for (std::size_t j = 0; j < sizes.size(); ++j) {
+        size_costs(adversary, sizes[j], gain);
+        const Eigen::VectorXd loss = -gain;
+        lp.update_predictor(j, cheapest(loss, sizes[j]), surely(loss, sizes[j]), near(loss, sizes[j]), predictor);
+      }
     }
     const Eigen::VectorXd answer = -moment_gap / lambda;
     for (int j = 0; j < static_cast<int>(x.cols()); ++j) {
@@ -508,12 +899,17 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     if ((theta - center).cwiseAbs().maxCoeff() >= (1.0 - 1e-9) * radius) radius *= 2.0;
     center = best_theta;
     lp.set_trust_region(center, radius);
+    lp.drop_idle_sizes(predictor, adversary, options.drop_idle_rounds, best_k, best_l);
     summary.response_seconds += seconds_since(response_start);
 
     summary.predictor_sizes = lp.predictor_sizes();
     summary.adversary_sizes = lp.adversary_sizes();
     summary.predictor_examples = static_cast<int>(lp.predictor_examples());
     summary.adversary_rows = lp.adversary_rows();
+    summary.adversary_fixed = lp.adversary_fixed();
+    summary.predictor_fixed = lp.predictor_fixed();
+    summary.unfixed = lp.unfixed();
+    summary.dropped_sizes = lp.dropped_sizes();
     summary.lp_rows = lp.rows();
     summary.seconds = seconds_since(start);
     if (options.progress) options.progress(summary);

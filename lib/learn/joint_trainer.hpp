@@ -33,13 +33,27 @@ struct JointTrainOptions {
   double lambda = 0.125;      // must be > 0
   double tolerance = 1e-6;    // on objective - lower bound (min F)
   int max_iterations = 2000;  // rounds (one LP solve each); 0 = no cap
-  double max_seconds = 0.0;   // 0 = no cap
+  double max_seconds = 0.0;   // 0 = no cap (also stops an LP solve that runs past it)
   int stall_iterations = 200; // stop (not converged) when the gap shrank < 0.1% for this long
   // theta moves at most this far per coordinate from the best point so far (doubled whenever the
   // LP's theta reaches it); 0 = 0.1 / max_i ||x_i||_1 (potentials move by at most 0.1 at first).
   double trust_region = 0.0;
   // A new adversary size starts with rows for its l + row_margin cheapest examples.
   int row_margin = 20;
+  // A player's examples ranked below size - fix_margin in its best action at a size of the LP are
+  // fixed in it: the adversary's become one aggregate in the size's value row (q_il = P(|y| = l)),
+  // the predictor's that sit at p_ik = r_k are replaced by r_k; each is unfixed when the best
+  // action at that size no longer takes it. -1 = never fix.
+  int fix_margin = 10;
+  // ... once the pair has met that condition (in, or out: ranked from size + fix_margin on and at
+  // marginal 0, which removes its row or column) in this many rounds in a row.
+  int fix_after = 2;
+  // Sizes without weight for this many rounds (not the players' current best sizes) leave the
+  // LP; a best response brings them back. 0 = never.
+  int drop_idle_rounds = 10;
+  // theta's first trust region is around 0 (default: faster on syn200/syn1000) or the unit vector
+  // along Phi_gold.
+  TrainStart start = TrainStart::zero;
   // Initial predictor columns: the gold examples and the examples most like them (largest
   // x_i . Phi_gold), up to this multiple of the gold count.
   double initial_free_factor = 1.5;
@@ -57,6 +71,10 @@ struct JointTrainSummary {
   int adversary_sizes = 0;
   int predictor_examples = 0;  // examples with predictor columns
   long adversary_rows = 0;     // (example, size) rows of the adversary
+  long adversary_fixed = 0;    // (example, size) pairs fixed in an adversary size's actions
+  long predictor_fixed = 0;    // (example, size) pairs with p_ik replaced by r_k
+  long unfixed = 0;            // fixed pairs released again, over the run
+  long dropped_sizes = 0;      // idle sizes removed, over the run
   int lp_rows = 0;
   double seconds = 0.0;
   double lp_seconds = 0.0;

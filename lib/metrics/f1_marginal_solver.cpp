@@ -35,6 +35,7 @@
 
 #include "lib/base/choices.hpp"
 #include "lib/base/error.hpp"
+#include "lib/game/glpk_basis.hpp"
 #include "lib/game/matrix_game.hpp"
 #include "lib/metrics/f1_marginal_rounds.hpp"
 
@@ -224,7 +225,7 @@ class LayoutGame {
       for (auto& [i, c] : x.columns) column(c);
       for (auto& [i, r] : x.rows) row(r);
     }
-    repair_basis_count();
+    repair_basis_count(lp());
   }
 
  private:
@@ -497,31 +498,6 @@ class LayoutGame {
       out.adversary.weight.push_back(weight);
       for (long i = first; i < end; ++i)
         out.adversary.region[static_cast<std::size_t>(i - first) * Q + l] = std::min(weight, std::fabs(adversary_dual(l, i)));
-    }
-  }
-
-  // After rows and columns left, the basis may have too few basic variables (make the slackest
-  // non-basic rows basic) or too many (make the basic columns nearest zero non-basic). A basis
-  // that turns out singular sends run_simplex to its advanced-basis fallback.
-  void repair_basis_count() {
-    const int m = glp_get_num_rows(lp()), columns = glp_get_num_cols(lp());
-    int basic = 0;
-    for (int r = 1; r <= m; ++r) basic += glp_get_row_stat(lp(), r) == GLP_BS;
-    for (int c = 1; c <= columns; ++c) basic += glp_get_col_stat(lp(), c) == GLP_BS;
-    std::vector<std::pair<double, int>> candidates;
-    if (basic < m) {
-      for (int r = 1; r <= m; ++r) {
-        if (glp_get_row_stat(lp(), r) == GLP_BS || glp_get_row_type(lp(), r) != GLP_UP) continue;
-        candidates.push_back({glp_get_row_prim(lp(), r) - glp_get_row_ub(lp(), r), r});  // -slack
-      }
-      std::sort(candidates.begin(), candidates.end());
-      for (std::size_t j = 0; j < candidates.size() && basic < m; ++j, ++basic) glp_set_row_stat(lp(), candidates[j].second, GLP_BS);
-    } else if (basic > m) {
-      for (int c = 1; c <= columns; ++c)
-        if (glp_get_col_stat(lp(), c) == GLP_BS && glp_get_col_type(lp(), c) == GLP_LO)
-          candidates.push_back({std::fabs(glp_get_col_prim(lp(), c)), c});
-      std::sort(candidates.begin(), candidates.end());
-      for (std::size_t j = 0; j < candidates.size() && basic > m; ++j, --basic) glp_set_col_stat(lp(), candidates[j].second, GLP_NL);
     }
   }
 
