@@ -56,9 +56,10 @@ Action add_train(CLI::App& app) {
                       "actions when it certifies within 300 iterations, else over marginals, "
                       "warm-started along the path; exact: stops when the objective is certified "
                       "within --objective-tolerance), joint (f1 only: one saddle-point LP over both "
-                      "players' marginals with theta among its columns, grown by best responses; same "
-                      "certificate; reaches the optimum where the bundle stalls, e.g. OPTDIGITS, but its LP "
-                      "grows: docs/methods.md), cutting_plane (the same certificate with the "
+                      "players' marginals with theta among its columns, grown by best responses and kept "
+                      "small by fixing settled examples per size; same certificate; reaches the optimum where "
+                      "the bundle stalls, e.g. OPTDIGITS class 1 in ~3 min, still slow on ADULT: "
+                      "docs/methods.md), cutting_plane (the same certificate with the "
                       "double oracle over pure actions folded in), dual (precision_at_k "
                       "with the unrestricted adversary only: ADMM on the closed-form objective, its "
                       "multiplier a dual point, same certificate), lbfgs or adadelta (one solved "
@@ -66,9 +67,9 @@ Action add_train(CLI::App& app) {
                       "else cutting_plane (marginals is not yet faster: docs/methods.md)")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "marginals", "joint", "cutting_plane", "dual", "lbfgs", "adadelta"}));
-  auto* start_option = command->add_option("--start", s->start,
-                      "Initial theta (lbfgs, adadelta; joint, when given: the center of its first trust region, "
-                      "default zero): gold_direction (unit step along Phi(x, y_gold)) or zero "
+  command->add_option("--start", s->start,
+                      "Initial theta (lbfgs, adadelta; joint: the center of its first trust region): "
+                      "gold_direction (unit step along Phi(x, y_gold)) or zero "
                       "(the reference code; its game at theta = 0 needs n+1 actions)")
       ->capture_default_str()
       ->check(CLI::IsMember({"gold_direction", "zero"}));
@@ -98,7 +99,7 @@ Action add_train(CLI::App& app) {
   CLI::Option* smoothing = command->get_option("--smoothing");
   smoothing->description(smoothing->get_description() + "; cutting_plane: off unless given");
 
-  return [s, smoothing, start_option] {
+  return [s, smoothing] {
     require_output_file(s->model_path, "--model");
     const BinaryProblem problem = load_binary_problem(s->train_path, s->positive_label);
     problem.require_both_classes(s->positive_label);
@@ -121,7 +122,7 @@ Action add_train(CLI::App& app) {
     options.gradient.game = s->game;
     options.gradient.optimizer.max_iterations = s->max_iterations;
     options.gradient.start = parse_train_start(s->start);
-    if (start_option->count() > 0) options.joint.start = options.gradient.start;
+    options.joint.start = options.gradient.start;
     const bool gradient_method = options.trainer == BinaryTrainer::lbfgs || options.trainer == BinaryTrainer::adadelta;
     if (!s->quiet) {
       // A line every 20 iterations, and whenever 10 s passed without one: slow iterations
@@ -170,8 +171,7 @@ Action add_train(CLI::App& app) {
     // The model with its training summary and the common fields.
     model.positive_label = s->positive_label;
     nlohmann::json training = summary.to_json();
-    if (gradient_method) training["start"] = s->start;
-    if (options.trainer == BinaryTrainer::joint) training["start"] = to_string(options.joint.start);
+    if (gradient_method || options.trainer == BinaryTrainer::joint) training["start"] = s->start;
     training["file"] = s->train_path;
     training["examples"] = problem.labels.size();
     training["optimizer"] = to_string(options.trainer);

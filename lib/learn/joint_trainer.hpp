@@ -51,9 +51,10 @@ struct JointTrainOptions {
   // Sizes without weight for this many rounds (not the players' current best sizes) leave the
   // LP; a best response brings them back. 0 = never.
   int drop_idle_rounds = 10;
-  // theta's first trust region is around 0 (default: faster on syn200/syn1000) or the unit vector
-  // along Phi_gold.
-  TrainStart start = TrainStart::zero;
+  // theta's first trust region is around the unit vector along Phi_gold (as the other trainers
+  // start) or around 0 (faster on syn200 and OPTDIGITS, but on ADULT's many nearly identical
+  // examples its LPs stall: docs/methods.md).
+  TrainStart start = TrainStart::gold_direction;
   // Initial predictor columns: the gold examples and the examples most like them (largest
   // x_i . Phi_gold), up to this multiple of the gold count.
   double initial_free_factor = 1.5;
