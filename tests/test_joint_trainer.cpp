@@ -70,21 +70,22 @@ TEST_CASE("Joint training rejects impossible settings and reports caps as not co
   MetricSettings at_k = f1_settings();
   at_k.metric = BinaryMetric::precision_at_k;
   CHECK_THROWS_WITH(train_f1_mpg_joint(problem, at_k, joint_options(0.1, 1e-6)), Catch::Contains("F1 only"));
-  JointTrainOptions one_round = joint_options(0.1, 1e-9);
-  one_round.max_iterations = 1;
-  JointTrainSummary summary;
-  train_f1_mpg_joint(problem, f1_settings(), one_round, &summary);
+  // Caps: a round count, and a time that also stops an LP solve running past it.
+  auto capped_run = [](const BinaryProblem& capped_problem, int max_iterations, double max_seconds) {
+    JointTrainOptions options = joint_options(0.1, 1e-9);
+    options.max_iterations = max_iterations;
+    options.max_seconds = max_seconds;
+    JointTrainSummary out;
+    train_f1_mpg_joint(capped_problem, f1_settings(), options, &out);
+    return out;
+  };
+  const JointTrainSummary summary = capped_run(problem, 1, 0.0);
   CHECK_FALSE(summary.converged());
   CHECK(summary.status == CuttingPlaneStatus::iteration_limit);
   CHECK(summary.message == "not converged: iteration limit");
   CHECK(summary.lower_bound <= summary.objective);
-  // A time cap also stops an LP solve that runs past it.
   std::mt19937 rng_large(9);
-  const BinaryProblem large = random_problem(300, 8, rng_large);
-  JointTrainOptions capped = joint_options(0.05, 1e-9);
-  capped.max_seconds = 0.05;
-  JointTrainSummary timed;
-  train_f1_mpg_joint(large, f1_settings(), capped, &timed);
+  const JointTrainSummary timed = capped_run(random_problem(300, 8, rng_large), 0, 0.05);
   INFO(timed.report());
   CHECK(timed.status == CuttingPlaneStatus::time_limit);
   CHECK(timed.seconds < 1.0);
