@@ -51,7 +51,8 @@ class CutModel {
 
  private:
   // A point p with the products B^T p = (a_k - g) . p for every held cut, kept up to date as cuts
-  // come and go so that the masters never multiply by the D x K matrix B for it again.
+  // come and go so that the masters never multiply by the D x K matrix B for it again. Their
+  // rounding moves only the trial points: the lower bounds use G and c alone.
   struct TrackedPoint {
     Eigen::VectorXd point;
     Eigen::VectorXd products;
