@@ -3,11 +3,14 @@
 // cutting-plane and bundle trainers, and caps and impossible settings are reported.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <limits>
 #include <random>
 
 #include "lib/base/error.hpp"
 #include "lib/learn/joint_trainer.hpp"
 #include "lib/learn/marginal_trainer.hpp"
+#include "lib/metrics/f1.hpp"
 #include "tests/f1_objective_truth.hpp"
 #include "tests/problems.hpp"
 
@@ -160,4 +163,65 @@ TEST_CASE("Joint training from theta = 0 certifies the optimum it certifies from
   REQUIRE(from_gold.converged());
   CHECK(from_zero.lower_bound <= from_gold.objective + 1e-12);
   CHECK(from_gold.lower_bound <= from_zero.objective + 1e-12);
+}
+
+namespace {
+
+// U(alpha) of gold_direction_step by brute force over all 2^n labellings y.
+double gold_bound_by_brute_force(const BinaryProblem& problem, double lambda, double alpha) {
+  const BinaryAction gold = positives_of(problem.labels);
+  Eigen::VectorXd gold_features = Eigen::VectorXd::Zero(problem.features.cols());
+  for (auto i : gold) gold_features += problem.features.row(static_cast<long>(i)).transpose();
+  const Eigen::VectorXd u = problem.features * (gold_features / gold_features.norm());
+  const std::size_t n = problem.labels.size();
+  double worst = -std::numeric_limits<double>::infinity();
+  for (unsigned mask = 0; mask < (1u << n); ++mask) {
+    BinaryAction y;
+    double potential = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (mask & (1u << i)) {
+        y.push_back(static_cast<decltype(y)::value_type>(i));
+        potential += alpha * u[static_cast<long>(i)];
+      }
+    worst = std::max(worst, potential - f1_score(gold, y));
+  }
+  return 0.5 * lambda * alpha * alpha - alpha * gold_features.norm() + worst;
+}
+
+}  // namespace
+
+TEST_CASE("Joint training's start step minimizes the gold labelling's bound (brute force over all labellings)",
+          "[joint_trainer]") {
+  std::mt19937 rng(31);
+  for (int trial = 0; trial < 4; ++trial) {
+    const BinaryProblem problem = random_problem(9, 3, rng);
+    const double lambda = trial % 2 == 0 ? 0.05 : 2.0;
+    const double step = gold_direction_step(problem, lambda);
+    INFO("trial " << trial << ", step " << step);
+    CHECK(step >= 0.0);
+    CHECK(step <= std::sqrt(2.0 / lambda) + 1e-12);
+    // No point of a fine grid over [0, sqrt(2/lambda)] has a lower bound than the step's.
+    const double at_step = gold_bound_by_brute_force(problem, lambda, step);
+    for (int g = 0; g <= 400; ++g) {
+      const double alpha = std::sqrt(2.0 / lambda) * g / 400.0;
+      CHECK(at_step <= gold_bound_by_brute_force(problem, lambda, alpha) + 1e-9);
+    }
+  }
+}
+
+TEST_CASE("Joint training: new sizes and examples grown within their bands certify the optimum of the dense LP, "
+          "with a smaller LP", "[joint_trainer]") {
+  std::mt19937 rng(44);
+  const BinaryProblem problem = random_problem(200, 5, rng);
+  JointTrainOptions options = joint_options(0.1, 1e-7);
+  JointTrainSummary sparse, dense;
+  train_f1_mpg_joint(problem, f1_settings(), options, &sparse);
+  options.sparse_growth = false;
+  train_f1_mpg_joint(problem, f1_settings(), options, &dense);
+  INFO(sparse.report() << "\n" << dense.report());
+  REQUIRE(sparse.converged());
+  REQUIRE(dense.converged());
+  CHECK(sparse.lower_bound <= dense.objective + 1e-12);
+  CHECK(dense.lower_bound <= sparse.objective + 1e-12);
+  CHECK(sparse.lp_rows < dense.lp_rows);
 }

@@ -43,6 +43,56 @@ double seconds_since(Clock::time_point start) {
 }
 double kernel(long k, long l) { return 2.0 / static_cast<double>(k + l); }  // F1 = 2|y_hat . y| / (k + l)
 
+// The start along the gold direction d (unit vector along Phi_gold): theta = alpha d with alpha
+// minimizing the objective's bound when the predictor plays the gold labelling G (|G| = m),
+//   U(alpha) = lambda/2 alpha^2 - alpha d . Phi_gold + max_y [alpha d . Phi(y) - F1(G, y)],
+// convex in alpha (a maximum of affine functions plus a quadratic), so a golden-section search on
+// [0, sqrt(2/lambda)] (|theta*| is within it) finds it. The adversary's y takes the j examples of G
+// and the o others with the largest u_i = x_i . d: F1 = 2j / (m + j + o), O(m (n - m)) per alpha.
+double gold_direction_scale(const Eigen::VectorXd& u, const std::vector<char>& is_gold, double lambda,
+                            double gold_dot) {
+  std::vector<double> in, out;
+  for (long i = 0; i < u.size(); ++i) (is_gold[static_cast<std::size_t>(i)] ? in : out).push_back(u[i]);
+  std::sort(in.begin(), in.end(), std::greater<>());
+  std::sort(out.begin(), out.end(), std::greater<>());
+  const double m = static_cast<double>(in.size());
+  auto bound = [&](double alpha) {
+    double worst = 0.0;  // y empty: F1(G, empty) = 0 for m > 0
+    double in_sum = 0.0;
+    for (std::size_t j = 0; j <= in.size(); ++j) {
+      if (j > 0) in_sum += in[j - 1];
+      double out_sum = 0.0;
+      for (std::size_t o = 0; o <= out.size(); ++o) {
+        if (o > 0) out_sum += out[o - 1];
+        if (j + o == 0) continue;
+        const double jd = static_cast<double>(j);
+        worst = std::max(worst, alpha * (in_sum + out_sum) - 2.0 * jd / (m + jd + static_cast<double>(o)));
+      }
+    }
+    return 0.5 * lambda * alpha * alpha - alpha * gold_dot + worst;
+  };
+  double lo = 0.0, hi = std::sqrt(2.0 / lambda);
+  const double ratio = (std::sqrt(5.0) - 1.0) / 2.0;
+  double a = hi - ratio * (hi - lo), b = lo + ratio * (hi - lo);
+  double fa = bound(a), fb = bound(b);
+  for (int it = 0; it < 60 && hi - lo > 1e-9 * (1.0 + hi); ++it) {
+    if (fa <= fb) {  // the minimum is in [lo, b]
+      hi = b;
+      b = a;
+      fb = fa;
+      a = hi - ratio * (hi - lo);
+      fa = bound(a);
+    } else {  // in [a, hi]
+      lo = a;
+      a = b;
+      fa = fb;
+      b = lo + ratio * (hi - lo);
+      fb = bound(b);
+    }
+  }
+  return 0.5 * (lo + hi);
+}
+
 // A player's strategy over the full game: size weights and marginals per size (input order).
 struct SizeStrategy {
   double empty = 0.0;               // P(|y| = 0)
@@ -199,22 +249,28 @@ class JointLp {
     return out;
   }
 
-  // Predictor columns p_ik for example i, for every size in the LP.
-  void add_predictor_example(long i) {
+  // Example i joins the predictor's examples: a column p_ik for every size in the LP, or (sparse)
+  // none yet (p_ik = 0, as before it joined): update_predictor gives it columns at the sizes whose
+  // best actions take it.
+  void add_predictor_example(long i, bool sparse = false) {
     if (slot_[static_cast<std::size_t>(i)] >= 0) return;
     slot_[static_cast<std::size_t>(i)] = static_cast<int>(free_.size());
     free_.push_back(i);
     for (auto& s : predictor_) {
       s.p.push_back(-1);
       s.cap.push_back(-1);
-      s.state.push_back(kColumn);
+      s.state.push_back(sparse ? kOut : kColumn);
       s.streak.push_back(0);
-      add_predictor_column(s, free_.size() - 1);
+      if (!sparse) add_predictor_column(s, free_.size() - 1);
     }
   }
 
-  // A predictor size k (needs k examples with columns).
-  void add_predictor_size(long k) {
+  // A predictor size k (needs k examples with columns): columns for every predictor example, or,
+  // given `near` (the examples ranked below k + margin by the gains at k), columns for those, with
+  // `surely` among them (ranked below k - margin) substituted by r_k and the rest at p_ik = 0.
+  // Fixing at creation keeps a new size's columns to its band (thousands fewer per size); like the
+  // fixings of update_predictor it only restricts the LP, and the size's best responses release it.
+  void add_predictor_size(long k, const std::vector<long>* surely = nullptr, const std::vector<long>* near = nullptr) {
     if (k < 1 || k > predictor_examples() || has_predictor_size(k)) return;
     glp_prob* lp = lp_.get();
     PredictorSize s;
@@ -225,10 +281,22 @@ class JointLp {
     s.balance = add_row(GLP_FX, 0.0, {s.r}, {-static_cast<double>(k)});
     s.p.assign(free_.size(), -1);
     s.cap.assign(free_.size(), -1);
-    s.state.assign(free_.size(), kColumn);
+    s.state.assign(free_.size(), near ? kOut : kColumn);
     s.streak.assign(free_.size(), 0);
+    if (near) {
+      for (long i : *near)
+        if (slot_[static_cast<std::size_t>(i)] >= 0) s.state[static_cast<std::size_t>(slot_[static_cast<std::size_t>(i)])] = kColumn;
+      if (surely)
+        for (long i : *surely) {
+          const int f = slot_[static_cast<std::size_t>(i)];
+          if (f < 0 || s.state[static_cast<std::size_t>(f)] != kColumn) continue;
+          s.state[static_cast<std::size_t>(f)] = kAtR;
+          ++s.fixed_count;
+        }
+    }
     predictor_.push_back(std::move(s));
-    for (std::size_t f = 0; f < free_.size(); ++f) add_predictor_column(predictor_.back(), f);
+    for (std::size_t f = 0; f < free_.size(); ++f)
+      if (predictor_.back().state[f] == kColumn) add_predictor_column(predictor_.back(), f);
   }
 
   // An adversary size l: the examples `surely` (at most l) fixed in its actions, rows for `rows`.
@@ -384,17 +452,28 @@ class JointLp {
     rebuild_rows();
     glp_prob* lp = lp_.get();
     const auto started = Clock::now();
-    auto attempt = [&] {
+    // An iteration cap per attempt: GLPK's simplex can stall on these degenerate LPs (an OPTDIGITS
+    // LP of 4,400 rows ran for minutes where its neighbours took 2 s); a capped or failed attempt
+    // is retried from GLPK's advanced basis, then by the primal simplex from the standard basis.
+    simplex_.it_lim = 2 * (glp_get_num_rows(lp) + glp_get_num_cols(lp)) + 5000;
+    auto attempt = [&](int method) {
       const double left = seconds - seconds_since(started);
       simplex_.tm_lim = seconds > 0.0 ? static_cast<int>(std::clamp(1000.0 * left, 1.0, 2e9)) : INT_MAX;
+      simplex_.meth = method;
       const int code = glp_simplex(lp, &simplex_);
       if (code == 0 && glp_get_status(lp) == GLP_OPT) return Solve::optimal;
       return code == GLP_ETMLIM ? Solve::time_limit : Solve::failed;
     };
-    const Solve first = attempt();
-    if (first != Solve::failed) return first;
+    Solve result = attempt(GLP_DUALP);
+    if (result != Solve::failed) return result;
+    glp_term_out(GLP_OFF);  // glp_adv_basis reports on the terminal
     glp_adv_basis(lp, 0);
-    return attempt();
+    glp_term_out(GLP_ON);
+    result = attempt(GLP_DUALP);
+    if (result != Solve::failed) return result;
+    glp_std_basis(lp);
+    simplex_.it_lim = INT_MAX;
+    return attempt(GLP_PRIMAL);
   }
 
   Eigen::VectorXd theta_value() const {
@@ -753,6 +832,18 @@ std::string JointTrainSummary::report() const {
       predictor_fixed, adversary_rows, adversary_fixed, unfixed, lp_rows, seconds, lp_seconds, response_seconds);
 }
 
+double gold_direction_step(const BinaryProblem& problem, double lambda) {
+  if (!(lambda > 0.0)) throw Error("gold_direction_step needs lambda > 0");
+  const BinaryAction gold = positives_of(problem.labels);
+  const Eigen::VectorXd gold_features = features_of(problem.features, gold);
+  const double norm = gold_features.norm();
+  if (!(norm > 0.0)) return 0.0;
+  const Eigen::VectorXd u = problem.features * (gold_features / norm);
+  std::vector<char> is_gold(static_cast<std::size_t>(u.size()), 0);
+  for (auto i : gold) is_gold[static_cast<std::size_t>(i)] = 1;
+  return gold_direction_scale(u, is_gold, lambda, norm);
+}
+
 BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSettings& settings,
                                const JointTrainOptions& options, JointTrainSummary* summary_out) {
   const auto start = Clock::now();
@@ -782,6 +873,15 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
   Eigen::VectorXd best_theta = Eigen::VectorXd::Zero(x.cols());
   if (options.start == TrainStart::gold_direction && gold_features.norm() > 0.0)
     best_theta = gold_features / gold_features.norm();  // as the other trainers start
+  if (best_theta.norm() > 0.0) {
+    const Eigen::VectorXd u = x * best_theta;
+    const double widest_potential = u.cwiseAbs().maxCoeff();
+    if (options.start_potential > 0.0) {
+      if (widest_potential > 0.0) best_theta *= options.start_potential / widest_potential;
+    } else if (options.start_potential == 0.0) {
+      best_theta *= gold_direction_step(problem, lambda);
+    }
+  }
   Eigen::VectorXd center = best_theta;  // of the trust region of the LP being solved
   lp.set_trust_region(center, radius);
   // Start: predictor columns for the gold examples and, up to initial_free_factor times as many,
@@ -865,7 +965,9 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     };
     if (best_l > 0 && !lp.has_adversary_size(best_l)) {
       const Eigen::VectorXd cost = cost_at(best_l);
-      lp.add_adversary_size(best_l, {}, cheapest(cost, best_l + options.row_margin));
+      // sparse growth: its examples ranked below l - fix_margin fixed in from the start
+      lp.add_adversary_size(best_l, options.sparse_growth ? surely(cost, best_l) : std::vector<long>{},
+                            cheapest(cost, best_l + options.row_margin));
     }
     {
       const std::vector<long> sizes = lp.adversary_size_list();
@@ -877,8 +979,16 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     if (best_k > 0) {
       Eigen::VectorXd gain(n);
       size_costs(adversary, best_k, gain);
-      for (long i : cheapest(-gain, best_k)) lp.add_predictor_example(i);
-      lp.add_predictor_size(best_k);
+      const Eigen::VectorXd loss = -gain;
+      for (long i : cheapest(loss, best_k)) lp.add_predictor_example(i, options.sparse_growth);
+      if (options.sparse_growth) {
+        // surely and near: ranked below k -/+ fix_margin (none fixed, all near, if fix_margin < 0)
+        const std::vector<long> in = surely(loss, best_k), band = near(loss, best_k);
+        for (long i : band) lp.add_predictor_example(i, true);
+        lp.add_predictor_size(best_k, &in, &band);
+      } else {
+        lp.add_predictor_size(best_k);
+      }
     }
     {
       const std::vector<long> sizes = lp.predictor_size_list();

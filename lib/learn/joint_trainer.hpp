@@ -48,13 +48,24 @@ struct JointTrainOptions {
   // ... once the pair has met that condition (in, or out: ranked from size + fix_margin on and at
   // marginal 0, which removes its row or column) in this many rounds in a row.
   int fix_after = 2;
+  // New predictor examples and sizes get columns only within their bands: an example joins
+  // without columns (p_ik = 0) and gains them where a size's best action takes it; a new size gets
+  // columns for its examples ranked below k + fix_margin, those below k - fix_margin substituted
+  // by r_k; a new adversary size starts with its examples ranked below l - fix_margin fixed in.
+  // false: a column (row) for every pair until the fixings remove it.
+  bool sparse_growth = true;
   // Sizes without weight for this many rounds (not the players' current best sizes) leave the
   // LP; a best response brings them back. 0 = never.
   int drop_idle_rounds = 10;
-  // theta's first trust region is around the unit vector along Phi_gold (as the other trainers
-  // start) or around 0 (faster on syn200 and OPTDIGITS, but on ADULT's many nearly identical
-  // examples its LPs stall: docs/methods.md).
+  // theta's first trust region is around a point along Phi_gold (start_potential below) or
+  // around 0 (on ADULT's many nearly identical examples its LPs stall: docs/methods.md).
   TrainStart start = TrainStart::gold_direction;
+  // gold_direction: the unit vector along Phi_gold times the alpha that minimizes the objective's
+  // bound with the predictor playing the gold labelling (0, the default; convex in alpha), or
+  // scaled so that the largest |psi_i| = |x_i . theta| is start_potential (> 0), or unscaled (< 0).
+  // From the unit vector OPTDIGITS' potentials are ~100, F1 is worth at most 1, and the first ~12
+  // rounds (of ~30) walked the trust region back toward theta*, whose potentials are < 0.04.
+  double start_potential = 0.0;
   // Initial predictor columns: the gold examples and the examples most like them (largest
   // x_i . Phi_gold), up to this multiple of the gold count.
   double initial_free_factor = 1.5;
@@ -86,6 +97,12 @@ struct JointTrainSummary {
   // "<message> after <n> rounds: objective <F> (certified gap <g>), ...; <s> s (<lp> s LP)".
   std::string report() const;
 };
+
+// The step alpha of the joint trainer's start alpha d, d = Phi_gold / |Phi_gold| (start_potential
+// 0): the minimizer over [0, sqrt(2/lambda)] of the objective's bound when the predictor plays the
+// gold labelling G,  U(alpha) = lambda/2 alpha^2 - alpha |Phi_gold| + max_y [alpha d . Phi(y) - F1(G, y)]
+// (convex in alpha; golden-section search). 0 when Phi_gold = 0.
+double gold_direction_step(const BinaryProblem& problem, double lambda);
 
 // Throws mpg::Error for a metric other than F1, lambda <= 0 or tolerance <= 0.
 BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSettings& settings,
