@@ -871,15 +871,12 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     radius = 0.1 / std::max(widest, 1e-12);
   }
   Eigen::VectorXd best_theta = Eigen::VectorXd::Zero(x.cols());
-  if (options.start == TrainStart::gold_direction && gold_features.norm() > 0.0)
-    best_theta = gold_features / gold_features.norm();  // as the other trainers start
-  if (best_theta.norm() > 0.0) {
-    const Eigen::VectorXd u = x * best_theta;
-    const double widest_potential = u.cwiseAbs().maxCoeff();
-    if (options.start_potential > 0.0) {
-      if (widest_potential > 0.0) best_theta *= options.start_potential / widest_potential;
-    } else if (options.start_potential == 0.0) {
+  if (options.start == TrainStart::gold_direction && gold_features.norm() > 0.0) {
+    best_theta = gold_features / gold_features.norm();  // the other trainers' start, then scaled
+    if (options.start_potential == 0.0) {
       best_theta *= gold_direction_step(problem, lambda);
+    } else if (options.start_potential > 0.0) {  // > 0: the gold examples' potentials sum to |Phi_gold|
+      best_theta *= options.start_potential / (x * best_theta).cwiseAbs().maxCoeff();
     }
   }
   Eigen::VectorXd center = best_theta;  // of the trust region of the LP being solved
