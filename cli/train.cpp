@@ -1,6 +1,8 @@
 // mpg train: learn theta of a binary MPG (F1 or P@k) from a LIBSVM file; writes a JSON model.
 #include <fmt/core.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <memory>
 
 #include "cli/commands.hpp"
@@ -78,7 +80,15 @@ Action add_train(CLI::App& app) {
                       "joint with --start gold_direction: 0 = the step along Phi_gold that minimizes the objective's "
                       "bound when the predictor plays the gold labels; > 0 = the step that makes the largest |x_i . theta| "
                       "this; < 0 = the unit vector")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& text) {  // not a number at all: CLI11's conversion reports it
+            char* end = nullptr;
+            const double value = std::strtod(text.c_str(), &end);
+            const bool parsed = end != text.c_str() && *end == '\0';
+            return !parsed || std::isfinite(value) ? std::string() : "must be a finite number, got " + text;
+          },
+          "FINITE"));
   command
       ->add_option_function<int>(
           "--max-iterations",

@@ -70,6 +70,9 @@ TEST_CASE("Joint training rejects impossible settings and reports caps as not co
                     Catch::Contains("lambda > 0"));
   CHECK_THROWS_WITH(train_f1_mpg_joint(problem, f1_settings(), joint_options(0.1, 0.0)),
                     Catch::Contains("tolerance > 0"));
+  JointTrainOptions no_start = joint_options(0.1, 1e-6);
+  no_start.start_potential = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_WITH(train_f1_mpg_joint(problem, f1_settings(), no_start), Catch::Contains("finite start_potential"));
   MetricSettings at_k = f1_settings();
   at_k.metric = BinaryMetric::precision_at_k;
   CHECK_THROWS_WITH(train_f1_mpg_joint(problem, at_k, joint_options(0.1, 1e-6)), Catch::Contains("F1 only"));

@@ -852,6 +852,8 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     throw Error("the joint trainer needs lambda > 0 (got " + std::to_string(lambda) +
                 "); use --optimizer lbfgs for lambda = 0");
   if (!(options.tolerance > 0.0)) throw Error("the joint trainer needs a tolerance > 0");
+  if (!std::isfinite(options.start_potential))
+    throw Error("the joint trainer needs a finite start_potential (got " + std::to_string(options.start_potential) + ")");
   if (settings.metric != BinaryMetric::f1)
     throw Error("the joint trainer trains the MPG of F1 only; got " + to_string(settings.metric));
   const SparseRowMatrix& x = problem.features;
