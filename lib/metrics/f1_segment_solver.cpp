@@ -361,7 +361,8 @@ void collect_cuts(const Segmentation& g, const AffineCosts& costs, const std::ve
 }
 
 // The restricted game as a GLPK LP, built each round (segments and fixings change), started
-// from the last round's basis where that is still a basis.
+// from the last round's basis where that is still a basis. No solution: out_of_time says
+// whether the time ran out (else every start failed).
 struct RestrictedSolution {
   double value = 0.0;
   SegmentStrategy predictor, adversary;
@@ -440,7 +441,9 @@ struct Fixings {
 
 std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const std::vector<long>& K,
                                                    const std::vector<long>& L, double seconds_left,
-                                                   double payoff_scale, LpBasis& basis, const Fixings& fix) {
+                                                   double payoff_scale, LpBasis& basis, const Fixings& fix,
+                                                   bool& out_of_time) {
+  out_of_time = false;
   const auto built_from = Clock::now();
   const double F = payoff_scale;
   std::unique_ptr<glp_prob, GlpDeleter> lp(glp_create_prob());
@@ -601,6 +604,9 @@ std::optional<RestrictedSolution> solve_restricted(const Segmentation& g, const 
     code = simplex();
   }
   glp_term_out(GLP_ON);
+  // GLPK's own clock, in whole milliseconds, can stop a call just before the caller's deadline:
+  // a stopped call (or none, with no time left) is a time limit, whatever the caller's clock says.
+  out_of_time = code == GLP_ETMLIM || code == -1;
   if (code != 0 || glp_get_status(P) != GLP_OPT) return std::nullopt;
   basis.save(P, row_keys, column_keys);
 
@@ -857,11 +863,13 @@ MarginalSolution solve_by_segments(const std::vector<double>& psi, const Margina
   std::vector<std::pair<double, PastStrategy>> best_mix;
   for (;;) {
     const auto lp_start = Clock::now();
-    const auto solved = solve_restricted(g, K, L, max_seconds - seconds_since(start), payoff_scale, basis, fix);
+    bool out_of_time = false;
+    const auto solved =
+        solve_restricted(g, K, L, max_seconds - seconds_since(start), payoff_scale, basis, fix, out_of_time);
     summary.lp_seconds += seconds_since(lp_start);
     if (!solved) {
-      summary.status = seconds_since(start) >= max_seconds ? MarginalSolverStatus::time_limit
-                                                            : MarginalSolverStatus::stalled;
+      summary.status = out_of_time || seconds_since(start) >= max_seconds ? MarginalSolverStatus::time_limit
+                                                                          : MarginalSolverStatus::stalled;
       break;
     }
     ++summary.rounds;
