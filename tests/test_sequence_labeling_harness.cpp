@@ -100,7 +100,15 @@ TEST_CASE("Table X specs: compare_level and the MPG's training settings are chec
   rejects("compare_level.MPG=chunk", "compare_level.MPG: expected \"token\" or \"entity\"");
   rejects("compare_level.SVM=token", "compare_level.SVM: no such method in methods");
   rejects("compare_level=[\"token\"]", "compare_level: expected");
-  rejects("methods.MPG.optimizer=adadelta", "methods.MPG.optimizer: expected one of cutting_plane, lbfgs");
+  rejects("methods.MPG.optimizer=adadelta", "methods.MPG.optimizer: expected one of cutting_plane, instance_planes, lbfgs");
+  CHECK_NOTHROW(load_spec(path, false, {"methods.MPG.optimizer=instance_planes"}));
+  const auto rejects_both = [&](const std::string& optimizer) {
+    INFO(optimizer);
+    CHECK_THROWS_WITH(load_spec(path, false, {"methods.MPG.optimizer=" + optimizer, "methods.MPG.lambda_path=true"}),
+                      Contains("methods.MPG.lambda_path: a lambda path needs optimizer cutting_plane"));
+  };
+  rejects_both("instance_planes");
+  rejects_both("lbfgs");
   rejects("methods.MPG.objective_tolerance=0", "methods.MPG.objective_tolerance");
   rejects("methods.MPG.max_iterations=0", "methods.MPG.max_iterations");
 }
@@ -212,6 +220,29 @@ TEST_CASE("Table X lambda paths: same cells with 1 and 2 threads, certified like
     CHECK(alone["objective"].get<double>() >= training["lower_bound"].get<double>() - 1e-9 * scale);
     CHECK(std::abs(training["objective"].get<double>() - alone["objective"].get<double>()) <= 1e-6 * scale);
     if (cell.first == 2.0) CHECK(result == scratch.at(cell));  // the path's first training is one from scratch
+  }
+}
+
+TEST_CASE("Table X MPG with instance planes: certified cells whose intervals overlap the bundle's",
+          "[sequence_labeling_harness]") {
+  TempDir dir;
+  const SyntheticConll data(dir);
+  const std::string spec_path = write_spec(dir, tiny_spec());
+  const auto bundle = mpg_cells(run_experiment(spec_path, quiet_options(dir)).result_files.at(2));
+  RunOptions planes_options = quiet_options(dir, 1, "planes");
+  planes_options.overrides = {"methods.MPG.optimizer=instance_planes"};
+  const auto planes = mpg_cells(run_experiment(spec_path, planes_options).result_files.at(2));
+  REQUIRE(bundle.size() == 4);
+  REQUIRE(planes.size() == 4);
+  for (const auto& [cell, result] : bundle) {
+    INFO("lambda " << cell.first << " " << cell.second);
+    const auto& a = result["training"];
+    const auto& b = planes.at(cell)["training"];
+    REQUIRE(b["converged"] == true);
+    CHECK_THAT(b["status"].get<std::string>(), Contains("instance planes converged"));
+    const double scale = std::max(1.0, std::abs(a["objective"].get<double>()));
+    CHECK(b["objective"].get<double>() >= a["lower_bound"].get<double>() - 1e-9 * scale);
+    CHECK(a["objective"].get<double>() >= b["lower_bound"].get<double>() - 1e-9 * scale);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "lib/base/error.hpp"
+#include "lib/learn/block_coordinate.hpp"
 
 namespace mpg {
 
@@ -50,6 +51,20 @@ SentenceGames::Solution SentenceGames::solve(std::size_t i, const Eigen::VectorX
   solution.seconds = result.summary.seconds;
   solution.adversary = result.adversary;
   return solution;
+}
+
+std::vector<Eigen::Index> SentenceGames::support(std::size_t i) const {
+  std::vector<Eigen::Index> out;
+  for (const auto& token : sentences_[i].features)
+    for (std::uint32_t f : token)
+      for (int label = 0; label < layout_.labels; ++label) out.push_back(static_cast<Eigen::Index>(layout_.unary_index(f, label)));
+  if (sentences_[i].size() > 0)
+    for (int previous = 0; previous <= layout_.labels; ++previous)
+      for (int label = 0; label < layout_.labels; ++label)
+        out.push_back(static_cast<Eigen::Index>(layout_.transition_index(previous, label)));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 namespace {
@@ -101,6 +116,17 @@ LinearChainMpgModel train_linear_chain_mpg(const std::vector<FeaturizedSentence>
       const double u2 = uniform();
       model.theta[i] = options.initial_scale * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
     }
+  }
+  if (options.instance_planes) {
+    if (!certified) throw Error("linear-chain MPG: instance planes need the cutting-plane optimizer");
+    BlockCoordinateOptions block;
+    block.lambda = options.lambda;
+    block.tolerance = options.objective_tolerance;
+    block.argument_tolerance = options.argument_tolerance;
+    block.max_passes = options.max_iterations;
+    block.progress = options.progress;
+    model.summary = minimize_by_instance_planes(SentenceGames(sentences, layout, options), model.theta, block);
+    return model;
   }
   model.summary = minimize_sum_of_games(objective.sum_of_games(), model.theta, chain_optimizer(options), options.lambda, 0.0);
   return model;

@@ -9,7 +9,8 @@
 // comes from the double oracle (Algorithm 1) with the LCFM/GFM best responses; the games are
 // solved in parallel, warm-started from the previous evaluation's supports, and summed in
 // sentence order (deterministic). Minimized by the cutting-plane method with the exact regularizer
-// and a proximal stabilization (lib/learn/optimizer.hpp), which certifies its result by a lower bound on min f, or by
+// and a proximal stabilization (lib/learn/optimizer.hpp), which certifies its result by a lower bound on min f,
+// by the same with one cutting-plane model per sentence (instance_planes, lib/learn/block_coordinate.hpp), or by
 // L-BFGS (liblbfgs) with a backtracking Armijo line search (the objective has kinks), which stops
 // at an iteration cap without a certificate.
 #pragma once
@@ -47,6 +48,10 @@ struct LinearChainMpgOptions {
   // at 0. The cutting plane (a proximal bundle) always starts at 0, its first center.
   double initial_scale = 0.01;
   unsigned long seed = 2017;
+  // cutting_plane only: one cutting-plane model per sentence instead of one for the sum, its dual
+  // maximized block by block (lib/learn/block_coordinate.hpp); same certificate and tolerances,
+  // max_iterations caps its passes over the games.
+  bool instance_planes = false;
   // Called after each optimizer iteration (OptimizerOptions::progress); may be empty.
   std::function<void(int, double, double)> progress;
 };
@@ -75,6 +80,9 @@ class SentenceGames {
     add_feature_counts(sentences_[i], sentences_[i].labels, 1.0, layout_, sum);
   }
   Solution solve(std::size_t i, const Eigen::VectorXd& theta, Warm& warm) const;
+  // The coordinates of theta sentence i's feature counts can touch, increasing: every label with
+  // each of its features, and every label bigram (lib/learn/block_coordinate.hpp).
+  std::vector<Eigen::Index> support(std::size_t i) const;
   void add_expected_features(std::size_t i, const Solution& solution, double weight, Eigen::VectorXd& gradient) const {
     for (std::size_t j = 0; j < solution.adversary.size(); ++j)
       add_feature_counts(sentences_[i], solution.adversary.actions[j], weight * solution.adversary.probabilities[j],
