@@ -66,15 +66,17 @@ double InstancePlanes::maximize(Eigen::VectorXd& theta, double curvature) {
   const Eigen::VectorXd move = (phi_ - phi) / lambda;
   for (std::size_t s = 0; s < support_.size(); ++s) theta[support_[s]] += move[static_cast<Eigen::Index>(s)];
   phi_ = phi;
-  for (Eigen::Index j = 0; j < k; ++j) idle_[static_cast<std::size_t>(j)] = alpha_[j] > 0.0 ? 0 : idle_[static_cast<std::size_t>(j)] + 1;
   return std::max(gap, 0.0);
 }
 
 void InstancePlanes::drop_idle(int limit) {
   const Eigen::Index k = slopes_.cols();
   std::vector<Eigen::Index> keep;
-  for (Eigen::Index j = 0; j < k; ++j)
-    if (idle_[static_cast<std::size_t>(j)] < limit || j == k - 1) keep.push_back(j);
+  for (Eigen::Index j = 0; j < k; ++j) {
+    int& idle = idle_[static_cast<std::size_t>(j)];
+    idle = alpha_[j] > 0.0 ? 0 : idle + 1;
+    if (idle < limit || j == k - 1) keep.push_back(j);
+  }
   if (static_cast<Eigen::Index>(keep.size()) == k) return;
   slopes_ = Eigen::MatrixXd(slopes_(Eigen::all, keep));
   offsets_ = Eigen::VectorXd(offsets_(keep));

@@ -35,7 +35,8 @@ class InstancePlanes {
   const Eigen::VectorXd& phi() const { return phi_; }
   // sum_k alpha_k b_k.
   double offset_sum() const { return alpha_.size() ? alpha_.dot(offsets_) : 0.0; }
-  // Drops planes with zero weight in `limit` consecutive maximizations (never the newest).
+  // Counts, for each plane, the consecutive calls at which its weight is zero, and drops those
+  // counted `limit` times (never the newest). Called once per pass over the games.
   void drop_idle(int limit);
 
  private:
