@@ -187,6 +187,20 @@ std::map<std::pair<double, std::string>, nlohmann::json> mpg_cells(const std::st
   return out;
 }
 
+// The tiny spec's MPG cells as shipped and with one override (its own results directory).
+std::pair<std::map<std::pair<double, std::string>, nlohmann::json>, std::map<std::pair<double, std::string>, nlohmann::json>>
+tiny_spec_with_and_without(const TempDir& dir, const std::string& override_text) {
+  const SyntheticConll data(dir);
+  const std::string spec_path = write_spec(dir, tiny_spec());
+  auto shipped = mpg_cells(run_experiment(spec_path, quiet_options(dir)).result_files.at(2));
+  RunOptions changed = quiet_options(dir, 1, "changed");
+  changed.overrides = {override_text};
+  auto overridden = mpg_cells(run_experiment(spec_path, changed).result_files.at(2));
+  REQUIRE(shipped.size() == 4);
+  REQUIRE(overridden.size() == 4);
+  return {shipped, overridden};
+}
+
 TEST_CASE("Table X lambda paths: same cells with 1 and 2 threads, certified like trainings from scratch",
           "[sequence_labeling_harness]") {
   TempDir dir;
@@ -226,14 +240,7 @@ TEST_CASE("Table X lambda paths: same cells with 1 and 2 threads, certified like
 TEST_CASE("Table X MPG with instance planes: certified cells whose intervals overlap the bundle's",
           "[sequence_labeling_harness]") {
   TempDir dir;
-  const SyntheticConll data(dir);
-  const std::string spec_path = write_spec(dir, tiny_spec());
-  const auto bundle = mpg_cells(run_experiment(spec_path, quiet_options(dir)).result_files.at(2));
-  RunOptions planes_options = quiet_options(dir, 1, "planes");
-  planes_options.overrides = {"methods.MPG.optimizer=instance_planes"};
-  const auto planes = mpg_cells(run_experiment(spec_path, planes_options).result_files.at(2));
-  REQUIRE(bundle.size() == 4);
-  REQUIRE(planes.size() == 4);
+  const auto [bundle, planes] = tiny_spec_with_and_without(dir, "methods.MPG.optimizer=instance_planes");
   for (const auto& [cell, result] : bundle) {
     INFO("lambda " << cell.first << " " << cell.second);
     const auto& a = result["training"];
@@ -249,14 +256,7 @@ TEST_CASE("Table X MPG with instance planes: certified cells whose intervals ove
 TEST_CASE("Table X MPG decision rule: maximin reaches the cells and leaves the trainings as they are",
           "[sequence_labeling_harness]") {
   TempDir dir;
-  const SyntheticConll data(dir);
-  const std::string spec_path = write_spec(dir, tiny_spec());
-  const auto likeliest = mpg_cells(run_experiment(spec_path, quiet_options(dir)).result_files.at(2));
-  RunOptions maximin_options = quiet_options(dir, 1, "maximin");
-  maximin_options.overrides = {"methods.MPG.decision=maximin"};
-  const auto maximin = mpg_cells(run_experiment(spec_path, maximin_options).result_files.at(2));
-  REQUIRE(likeliest.size() == 4);
-  REQUIRE(maximin.size() == 4);
+  const auto [likeliest, maximin] = tiny_spec_with_and_without(dir, "methods.MPG.decision=maximin");
   for (const auto& [cell, result] : likeliest) {
     INFO("lambda " << cell.first << " " << cell.second);
     CHECK(result["decision"] == "most_probable");  // the papers' rule, the default
