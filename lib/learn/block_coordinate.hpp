@@ -117,6 +117,7 @@ SumOfGamesSummary minimize_by_instance_planes(const Family& family, Eigen::Vecto
   // The proximal term mu/2 ||theta - center||^2 of the masters (center: the best point so far).
   Eigen::VectorXd center = theta;
   double mu = 0.0;
+  double max_mu = 0.0;
   double predicted = 0.0;  // f(center) - model(theta): the decrease the model promised
   Eigen::VectorXd sum_phi = Eigen::VectorXd::Zero(d);  // Phi = sum_i phi_i at the current alpha
   std::vector<typename Family::Solution> solutions(n);
@@ -158,11 +159,14 @@ SumOfGamesSummary minimize_by_instance_planes(const Family& family, Eigen::Vecto
       // holds), not ||g|| / lambda: per-instance models from one point jump far otherwise
       // (conll.3000 ORG at lambda = 1/4: ||theta|| = 5,574 and f = 2.9e7 at the second pass).
       mu = std::max(gradient.norm() - lambda, 0.0);
+      max_mu = 1e12 * std::max(1.0, mu);
     } else if (value < best_value) {
       // Serious step: trust the model further where it predicted at least half the decrease.
       if (best_value - value >= 0.5 * predicted) mu *= 0.5;
     } else if (value - best_value > predicted) {
-      mu = std::max(2.0 * mu, lambda);  // null step far above the center: stay nearer it
+      // Null step far above the center: stay nearer it (bounded: a model that promises nothing
+      // more, predicted <= 0, must not drive mu to overflow).
+      mu = std::min(std::max(2.0 * mu, lambda), max_mu);
     }
     if (value < best_value) {
       best_value = value;
