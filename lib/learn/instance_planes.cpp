@@ -47,23 +47,23 @@ bool InstancePlanes::add(const Eigen::VectorXd& slope, double offset) {
 }
 
 double InstancePlanes::maximize(Eigen::VectorXd& theta, double curvature) {
-  const double lambda = curvature;
+  const double l = curvature;
   const Eigen::Index k = slopes_.cols();
   if (k == 0) return 0.0;
   const Eigen::VectorXd theta_support = on_support(theta);
   // Plane values at theta, and the gap of the block's model there.
   const Eigen::VectorXd values = slopes_.transpose() * theta_support + offsets_;
   const double gap = values.maxCoeff() - (phi_.dot(theta_support) + alpha_.dot(offsets_));
-  // theta without this block: theta_rest = theta + phi / lambda. In alpha the block's dual is
-  // -(1/2 lambda) alpha^T G alpha + (b + A^T theta_rest) . alpha + const: the simplex QP with
-  // H = G / lambda and c = -(b + A^T theta_rest) = -(values + G alpha / lambda).
-  const Eigen::VectorXd c = -(values + gram_ * alpha_ / lambda);
-  const Eigen::MatrixXd H = gram_ / lambda;
+  // theta without this block: theta_rest = theta + phi / l. In alpha the block's dual is
+  // -(1/2 l) alpha^T G alpha + (b + A^T theta_rest) . alpha + const: the simplex QP with
+  // H = G / l and c = -(b + A^T theta_rest) = -(values + G alpha / l).
+  const Eigen::VectorXd c = -(values + gram_ * alpha_ / l);
+  const Eigen::MatrixXd H = gram_ / l;
   // A block maximization need not be exact (the next pass returns to the block; the lower bound
   // holds at any alpha): a relative violation of 1e-12, and a cap on SMO steps per plane.
   solve_simplex_qp(H, c, alpha_, 1e-12 * (1.0 + c.cwiseAbs().maxCoeff()), 1000 + 100 * static_cast<int>(k));
   const Eigen::VectorXd phi = slopes_ * alpha_;
-  const Eigen::VectorXd move = (phi_ - phi) / lambda;
+  const Eigen::VectorXd move = (phi_ - phi) / l;
   for (std::size_t s = 0; s < support_.size(); ++s) theta[support_[s]] += move[static_cast<Eigen::Index>(s)];
   phi_ = phi;
   return std::max(gap, 0.0);

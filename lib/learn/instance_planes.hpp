@@ -4,8 +4,9 @@
 // each slope a_k nonzero only on the instance's support S (the coordinates of theta its features
 // can touch), so a plane costs |S| numbers, not the dimension of theta.
 // The block's dual variables alpha (a point of the simplex over the planes) give
-//     phi = sum_k alpha_k a_k,   l = sum_k alpha_k b_k,
-// and theta = -(1/lambda) sum_i phi_i over all instances.
+//     phi = sum_k alpha_k a_k,   sum_k alpha_k b_k,
+// and with Phi = sum_i phi_i over all instances the master's minimizer is
+// theta = (mu center - Phi) / (lambda + mu).
 #pragma once
 
 #include <Eigen/Dense>
@@ -17,7 +18,6 @@ class InstancePlanes {
  public:
   explicit InstancePlanes(std::vector<Eigen::Index> support = {});
   const std::vector<Eigen::Index>& support() const { return support_; }
-  int size() const { return static_cast<int>(offsets_.size()); }
   // Adds a plane unless one with the same slope and an offset at least as large is held (its
   // offset then rises to this one's if larger). Returns whether the planes changed.
   bool add(const Eigen::VectorXd& slope, double offset);
@@ -26,7 +26,7 @@ class InstancePlanes {
   //     max_{alpha in simplex} alpha . b - 1/(2 l) ||Phi_rest + A alpha - mu c||^2,
   // Phi_rest - mu c = -l theta - phi (theta = (mu c - Phi) / l is the current full iterate), and
   // moves theta by (phi - A alpha) / l on the support. Returns the block's model gap before the move,
-  //     max_k (a_k . theta + b_k) - (phi . theta + l)  (>= 0),
+  //     max_k (a_k . theta + b_k) - (phi . theta + sum_k alpha_k b_k)  (>= 0),
   // which summed over blocks is the gap between the model's primal and dual values at theta.
   double maximize(Eigen::VectorXd& theta, double curvature);
   // max_k (a_k . theta + b_k): the block's model of f_i at theta (-inf without planes).
