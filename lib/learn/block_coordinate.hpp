@@ -112,7 +112,7 @@ SumOfGamesSummary minimize_by_instance_planes(const Family& family, Eigen::Vecto
   OptimizerSummary& result = summary.optimizer;
   double best_value = std::numeric_limits<double>::infinity();
   Eigen::VectorXd best_theta = theta;
-  Eigen::VectorXd best_gradient = Eigen::VectorXd::Zero(d);
+  double best_gradient_norm = 0.0;
   double lower = -std::numeric_limits<double>::infinity();
   // The proximal term mu/2 ||theta - center||^2 of the masters (center: the best point so far).
   Eigen::VectorXd center = theta;
@@ -171,7 +171,7 @@ SumOfGamesSummary minimize_by_instance_planes(const Family& family, Eigen::Vecto
     if (value < best_value) {
       best_value = value;
       best_theta = theta;
-      best_gradient = gradient;
+      best_gradient_norm = gradient.norm();
       center = theta;
     }
     // The dual of the plain master (mu = 0) at the current alpha: a lower bound on min f.
@@ -220,7 +220,7 @@ SumOfGamesSummary minimize_by_instance_planes(const Family& family, Eigen::Vecto
   result.iterations = pass;
   result.evaluations = pass;
   result.final_value = best_value;
-  result.gradient_norm = best_gradient.norm();
+  result.gradient_norm = best_gradient_norm;
   result.lower_bound = lower;
   result.distance_bound = std::sqrt(2.0 * std::max(best_value - lower, 0.0) / lambda);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
