@@ -99,7 +99,6 @@ LinearChainMpgObjective::LinearChainMpgObjective(const std::vector<FeaturizedSen
 
 LinearChainMpgModel train_linear_chain_mpg(const std::vector<FeaturizedSentence>& sentences, ChainLayout layout,
                                            const LinearChainMpgOptions& options) {
-  LinearChainMpgObjective objective(sentences, layout, options);
   LinearChainMpgModel model;
   model.layout = layout;
   model.target = options.target;
@@ -107,6 +106,20 @@ LinearChainMpgModel train_linear_chain_mpg(const std::vector<FeaturizedSentence>
   // The proximal bundle starts at its first center, theta = 0 (a subgradient there is as good a
   // cut as any); L-BFGS needs the seeded start (see LinearChainMpgOptions::initial_scale).
   const bool certified = options.optimizer == OptimizerKind::cutting_plane;
+  if (options.instance_planes) {
+    // The games alone: the summed objective (gold feature sums, warm starts) is the bundle's.
+    if (!certified) throw Error("linear-chain MPG: instance planes need the cutting-plane optimizer");
+    BlockCoordinateOptions block;
+    block.lambda = options.lambda;
+    block.tolerance = options.objective_tolerance;
+    block.argument_tolerance = options.argument_tolerance;
+    block.max_passes = options.max_iterations;
+    block.progress = options.progress;
+    model.summary =
+        minimize_by_instance_planes(SentenceGames(sentences, layout, checked(options, layout)), model.theta, block);
+    return model;
+  }
+  LinearChainMpgObjective objective(sentences, layout, options);
   if (options.initial_scale > 0.0 && !certified) {
     // Box-Muller on a 64-bit Mersenne twister: the same draw with every standard library.
     std::mt19937_64 engine(options.seed);
@@ -116,17 +129,6 @@ LinearChainMpgModel train_linear_chain_mpg(const std::vector<FeaturizedSentence>
       const double u2 = uniform();
       model.theta[i] = options.initial_scale * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
     }
-  }
-  if (options.instance_planes) {
-    if (!certified) throw Error("linear-chain MPG: instance planes need the cutting-plane optimizer");
-    BlockCoordinateOptions block;
-    block.lambda = options.lambda;
-    block.tolerance = options.objective_tolerance;
-    block.argument_tolerance = options.argument_tolerance;
-    block.max_passes = options.max_iterations;
-    block.progress = options.progress;
-    model.summary = minimize_by_instance_planes(SentenceGames(sentences, layout, options), model.theta, block);
-    return model;
   }
   model.summary = minimize_sum_of_games(objective.sum_of_games(), model.theta, chain_optimizer(options), options.lambda, 0.0);
   return model;
