@@ -100,8 +100,8 @@ TEST_CASE("Table X specs: compare_level and the MPG's training settings are chec
   rejects("compare_level.MPG=chunk", "compare_level.MPG: expected \"token\" or \"entity\"");
   rejects("compare_level.SVM=token", "compare_level.SVM: no such method in methods");
   rejects("compare_level=[\"token\"]", "compare_level: expected");
-  rejects("methods.MPG.optimizer=adadelta", "methods.MPG.optimizer: expected one of cutting_plane, instance_planes, lbfgs");
-  CHECK_NOTHROW(load_spec(path, false, {"methods.MPG.optimizer=instance_planes"}));
+  rejects("methods.MPG.optimizer=adadelta", "methods.MPG.optimizer: expected one of instance_planes, cutting_plane, lbfgs");
+  CHECK_NOTHROW(load_spec(path, false, {"methods.MPG.optimizer=cutting_plane", "methods.MPG.lambda_path=true"}));
   const auto rejects_both = [&](const std::string& optimizer) {
     INFO(optimizer);
     CHECK_THROWS_WITH(load_spec(path, false, {"methods.MPG.optimizer=" + optimizer, "methods.MPG.lambda_path=true"}),
@@ -109,6 +109,7 @@ TEST_CASE("Table X specs: compare_level and the MPG's training settings are chec
   };
   rejects_both("instance_planes");
   rejects_both("lbfgs");
+  rejects("methods.MPG.lambda_path=true", "a lambda path needs optimizer cutting_plane");  // default: instance planes
   rejects("methods.MPG.objective_tolerance=0", "methods.MPG.objective_tolerance");
   rejects("methods.MPG.max_iterations=0", "methods.MPG.max_iterations");
 }
@@ -119,7 +120,7 @@ TEST_CASE("The shipped Table X spec: MPG at token level, CRF at entity level, ce
   for (const bool quick : {false, true}) {
     const auto shipped = load_spec(path, quick);
     CHECK(shipped["compare_level"] == nlohmann::json::parse(R"({"CRF": "entity", "MPG": "token"})"));
-    CHECK_FALSE(shipped["methods"]["MPG"].contains("optimizer"));  // the parameter's default: cutting_plane
+    CHECK_FALSE(shipped["methods"]["MPG"].contains("optimizer"));  // the parameter's default: instance_planes
   }
 }
 
@@ -208,6 +209,7 @@ TEST_CASE("Table X lambda paths: same cells with 1 and 2 threads, certified like
   nlohmann::json spec = tiny_spec();
   spec["methods"]["MPG"]["lambda"] = {0.5, 2.0, 0.125};  // the path: 2, 0.5, 0.125
   spec["methods"]["MPG"]["lambda_path"] = true;
+  spec["methods"]["MPG"]["optimizer"] = "cutting_plane";
   const std::string spec_path = write_spec(dir, spec);
   const RunSummary one = run_experiment(spec_path, mpg::testing::threaded_options(dir, 1));
   const RunSummary two = run_experiment(spec_path, mpg::testing::threaded_options(dir, 2));
@@ -240,7 +242,7 @@ TEST_CASE("Table X lambda paths: same cells with 1 and 2 threads, certified like
 TEST_CASE("Table X MPG with instance planes: certified cells whose intervals overlap the bundle's",
           "[sequence_labeling_harness]") {
   TempDir dir;
-  const auto [bundle, planes] = tiny_spec_with_and_without(dir, "methods.MPG.optimizer=instance_planes");
+  const auto [planes, bundle] = tiny_spec_with_and_without(dir, "methods.MPG.optimizer=cutting_plane");
   for (const auto& [cell, result] : bundle) {
     INFO("lambda " << cell.first << " " << cell.second);
     const auto& a = result["training"];

@@ -57,25 +57,28 @@ const std::vector<MethodKind>& sequence_methods() {
       {"mpg",
        "Linear-chain F1 MPG (lib/models/linear_chain_mpg.hpp): one model per target class, a game per sentence on "
        "the token-level F1 of that class; a test sentence is labelled by the `decision` rule. "
-       "`cutting_plane` trains from θ = 0, `lbfgs` from a seeded N(0, 0.01²) θ (θ = 0 is a degenerate kink of the "
-       "objective where its line search fails).",
+       "`instance_planes` and `cutting_plane` train from θ = 0, `lbfgs` from a seeded N(0, 0.01²) θ (θ = 0 is a "
+       "degenerate kink of the objective where its line search fails).",
        ParameterTable(
            {kLambda,
-            choice_parameter("optimizer", "cutting_plane", {"cutting_plane", "instance_planes", "lbfgs"},
-                             "training: `cutting_plane` minimizes the objective (the thesis' MPG) and certifies it "
-                             "by a lower bound, stopping at `objective_tolerance`; `instance_planes` minimizes the "
-                             "same objective to the same certificate with one cutting-plane model per sentence "
-                             "(lib/learn/block_coordinate.hpp; far fewer passes where λ is large); `lbfgs` (Armijo line search) "
+            choice_parameter("optimizer", "instance_planes", {"instance_planes", "cutting_plane", "lbfgs"},
+                             "training: `instance_planes` minimizes the objective (the thesis' MPG) with one "
+                             "cutting-plane model per sentence (lib/learn/block_coordinate.hpp) and certifies it by a "
+                             "lower bound, stopping at `objective_tolerance`; `cutting_plane` reaches the same "
+                             "certificate with one model of the whole sum (the proximal bundle: slower and up to 16× "
+                             "the memory where λ is large; needed by `lambda_path`); `lbfgs` (Armijo line search) "
                              "stops at `max_iterations` without a certificate (the earlier tables: 100 iterations; "
                              "the thesis states no optimizer or cap)"),
             integer_parameter("max_iterations", 2000, 1, 1000000000,
-                              "iterations of the optimizer: the L-BFGS cap, or a safety cap of the cutting plane (a "
-                              "training it stops is reported as not converged)"),
+                              "iterations of the optimizer: the L-BFGS cap, or a safety cap on the passes of "
+                              "`instance_planes` or the iterations of `cutting_plane` (a training it stops is "
+                              "reported as not converged)"),
             number_parameter("objective_tolerance", 1e-4, 0.0, 1.0,
-                             "`cutting_plane`: stop when the objective is certified within this × max(1, objective magnitude)",
+                             "`instance_planes`, `cutting_plane`: stop when the objective is certified within this × "
+                             "max(1, objective magnitude)",
                              true),
             number_parameter("argument_tolerance", 0.0, 0.0, 1e9,
-                             "`cutting_plane`: also stop only once θ is certified within this distance of the "
+                             "`instance_planes`, `cutting_plane`: also stop only once θ is certified within this distance of the "
                              "minimizer, ‖θ − θ*‖ ≤ sqrt(2 gap / λ) (strong convexity); pins the model where the "
                              "relative `objective_tolerance` leaves the validation F1 to chance (docs/methods.md). "
                              "0 = off; when set, both tests must hold"),
@@ -91,8 +94,9 @@ const std::vector<MethodKind>& sequence_methods() {
                            "`cutting_plane`: train the λ grid of each (subset, class) as one path, largest λ first, "
                            "each training warm-started from the previous one (its cuts of the λ-free part of the "
                            "objective, which bound it for every λ, its optimum and the games' supports): the same "
-                           "certificate, far fewer iterations. A λ's result then depends on the larger λ of the grid "
-                           "(they are in its cache key), not on threads or scheduling. Off by default: at the "
+                           "certificate, far fewer iterations (needs `optimizer` = `cutting_plane`). A λ's result "
+                           "then depends on the larger λ of the grid (they are in its cache key), not on threads "
+                           "or scheduling. Off by default: at the "
                            "relative `objective_tolerance` the previous optimum is often already certified, so "
                            "cells of different λ hold one model (docs/methods.md). Ignored by `lbfgs`")})},
   };
@@ -731,7 +735,7 @@ void SequenceLabelingFamily::validate(const json& spec, const SpecValidator& v) 
   v.number(spec["protocol"], "validation_fraction", "protocol", 0.0, 10.0, true);
   for (const auto& [method, m] : spec["methods"].items())
     if (m.is_object() && m.value("kind", "") == "mpg" && m.value("lambda_path", false) &&
-        m.value("optimizer", std::string("cutting_plane")) != "cutting_plane")
+        m.value("optimizer", std::string("instance_planes")) != "cutting_plane")
       v.fail("methods." + method + ".lambda_path", "a lambda path needs optimizer cutting_plane");
   if (spec.contains("compare_level")) {
     const json& given = spec["compare_level"];
