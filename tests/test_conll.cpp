@@ -191,5 +191,5 @@ TEST_CASE("a Table X cell outside tolerance names the caps its selected model hi
   REQUIRE(run.outside.size() == 1);
   CHECK_THAT(run.outside[0], Catch::StartsWith("tiny PER testa MPG: "));
   CHECK_THAT(run.outside[0],
-             Contains("; training not converged (proximal bundle stopped: reached the iteration limit (1), certified gap "));
+             Contains("; training not converged (instance planes stopped: reached the pass limit (1), certified gap "));
 }
