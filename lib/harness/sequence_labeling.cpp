@@ -78,10 +78,10 @@ const std::vector<MethodKind>& sequence_methods() {
                              "max(1, objective magnitude)",
                              true),
             number_parameter("argument_tolerance", 0.0, 0.0, 1e9,
-                             "`instance_planes`, `cutting_plane`: also stop only once θ is certified within this distance of the "
-                             "minimizer, ‖θ − θ*‖ ≤ sqrt(2 gap / λ) (strong convexity); pins the model where the "
-                             "relative `objective_tolerance` leaves the validation F1 to chance (docs/methods.md). "
-                             "0 = off; when set, both tests must hold"),
+                             "`instance_planes`, `cutting_plane`: also stop only once θ is certified within this "
+                             "distance of the minimizer, ‖θ − θ*‖ ≤ sqrt(2 gap / λ) (strong convexity); pins the "
+                             "model where the relative `objective_tolerance` leaves the validation F1 to chance "
+                             "(docs/methods.md). 0 = off; when set, both tests must hold"),
             number_parameter("game_tolerance", 1e-6, 0.0, 1.0,
                              "double-oracle gap of each sentence game, in training and prediction", true),
             choice_parameter("decision", "most_probable", {"most_probable", "maximin"},
@@ -98,7 +98,7 @@ const std::vector<MethodKind>& sequence_methods() {
                            "then depends on the larger λ of the grid (they are in its cache key), not on threads "
                            "or scheduling. Off by default: at the "
                            "relative `objective_tolerance` the previous optimum is often already certified, so "
-                           "cells of different λ hold one model (docs/methods.md). Ignored by `lbfgs`")})},
+                           "cells of different λ hold one model (docs/methods.md)")})},
   };
   return kinds;
 }
@@ -736,7 +736,9 @@ void SequenceLabelingFamily::validate(const json& spec, const SpecValidator& v) 
   for (const auto& [method, m] : spec["methods"].items())
     if (m.is_object() && m.value("kind", "") == "mpg" && m.value("lambda_path", false) &&
         m.value("optimizer", std::string("instance_planes")) != "cutting_plane")
-      v.fail("methods." + method + ".lambda_path", "a lambda path needs optimizer cutting_plane");
+      v.fail("methods." + method + ".lambda_path",
+             "a lambda path needs optimizer cutting_plane (set methods." + method +
+                 ".optimizer=cutting_plane; the default is instance_planes)");
   if (spec.contains("compare_level")) {
     const json& given = spec["compare_level"];
     auto check_level = [&](const json& level, const std::string& where) {
