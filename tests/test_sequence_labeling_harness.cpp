@@ -247,6 +247,7 @@ TEST_CASE("Table X MPG with instance planes: certified cells whose intervals ove
     INFO("lambda " << cell.first << " " << cell.second);
     const auto& a = result["training"];
     const auto& b = planes.at(cell)["training"];
+    REQUIRE(a["converged"] == true);
     REQUIRE(b["converged"] == true);
     CHECK_THAT(b["status"].get<std::string>(), Contains("instance planes converged"));
     const double scale = std::max(1.0, std::abs(a["objective"].get<double>()));

@@ -72,10 +72,7 @@ SumOfGamesSummary minimize_by_instance_planes(const Family& family, Eigen::Vecto
   const auto start = std::chrono::steady_clock::now();
   if (!(options.lambda > 0.0) || !std::isfinite(options.lambda))
     throw Error("instance planes: lambda must be a finite number > 0");
-  if (!(options.argument_tolerance >= 0.0) || !std::isfinite(options.argument_tolerance))
-    throw Error("instance planes: argument_tolerance must be a finite number >= 0");
-  if (!(options.tolerance > 0.0) && !(options.tolerance == 0.0 && options.argument_tolerance > 0.0))
-    throw Error("instance planes: the tolerance must be > 0 (or 0 with argument_tolerance > 0)");
+  check_stopping_tolerances("instance planes", "tolerance", options.tolerance, options.argument_tolerance);
   if (options.max_passes < 1 || options.max_inner_passes < 1 || options.idle_limit < 1 || !(options.inner_fraction >= 0.0))
     throw Error("instance planes: max_passes, max_inner_passes and idle_limit must be >= 1, inner_fraction >= 0");
   const double lambda = options.lambda;

@@ -92,10 +92,8 @@ void validate(const OptimizerOptions& options) {
   if (options.kind == OptimizerKind::cutting_plane) {
     if (!(options.regularization > 0.0) || !std::isfinite(options.regularization))
       throw Error("the cutting-plane optimizer needs the objective's regularization lambda > 0");
-    if (!(options.argument_tolerance >= 0.0) || !std::isfinite(options.argument_tolerance))
-      throw Error("optimizer argument_tolerance must be a finite number >= 0");
-    if (!(options.cutting_plane_tolerance > 0.0) && !(options.cutting_plane_tolerance == 0.0 && options.argument_tolerance > 0.0))
-      throw Error("optimizer cutting_plane_tolerance must be positive (or 0 with argument_tolerance > 0)");
+    check_stopping_tolerances("optimizer", "cutting_plane_tolerance", options.cutting_plane_tolerance,
+                              options.argument_tolerance);
     if (options.cut_idle_limit < 1) throw Error("optimizer cut_idle_limit must be at least 1");
   }
 }
@@ -568,6 +566,14 @@ std::string to_string(OptimizerStatus status) {
     case OptimizerStatus::stopped: return "not converged: stopped";
   }
   return "unknown";
+}
+
+void check_stopping_tolerances(const std::string& who, const std::string& tolerance_name, double tolerance,
+                               double argument_tolerance) {
+  if (!(argument_tolerance >= 0.0) || !std::isfinite(argument_tolerance))
+    throw Error(who + ": argument_tolerance must be a finite number >= 0");
+  if (!(tolerance > 0.0) && !(tolerance == 0.0 && argument_tolerance > 0.0))
+    throw Error(fmt::format("{}: {} must be > 0 (or 0 with argument_tolerance > 0)", who, tolerance_name));
 }
 
 nlohmann::json OptimizerSummary::to_json() const {

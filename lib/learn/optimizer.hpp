@@ -95,6 +95,13 @@ struct OptimizerOptions {
 enum class OptimizerStatus { converged, iteration_limit, time_limit, stopped };
 std::string to_string(OptimizerStatus status);
 
+// The stopping rule of the certified optimizers (cutting plane, instance planes): stop when
+// gap <= tolerance x max(1, |f|) and, if argument_tolerance > 0, also sqrt(2 gap / lambda) <= it.
+// Throws mpg::Error, naming `who` and `tolerance_name`, unless argument_tolerance is finite and >= 0
+// and tolerance > 0 (or 0 with argument_tolerance > 0).
+void check_stopping_tolerances(const std::string& who, const std::string& tolerance_name, double tolerance,
+                               double argument_tolerance);
+
 struct OptimizerSummary {
   OptimizerStatus status = OptimizerStatus::stopped;
   int iterations = 0;
