@@ -21,6 +21,7 @@ std::string to_string(CuttingPlaneStatus status) {
     case CuttingPlaneStatus::iteration_limit: return "not converged: iteration limit";
     case CuttingPlaneStatus::time_limit: return "not converged: time limit";
     case CuttingPlaneStatus::solve_limit: return "not converged: restricted-game solve limit";
+    case CuttingPlaneStatus::lp_failure: return "not converged: LP solver failure";
   }
   return "unknown";
 }

@@ -65,7 +65,9 @@ struct CuttingPlaneOptions {
   std::function<void(int, long, double, double)> game_progress;
 };
 
-enum class CuttingPlaneStatus { converged, no_progress, iteration_limit, time_limit, solve_limit };
+// lp_failure: the LP solver found no optimum of a restricted LP (numerical trouble); the bounds of
+// the rounds before stand.
+enum class CuttingPlaneStatus { converged, no_progress, iteration_limit, time_limit, solve_limit, lp_failure };
 std::string to_string(CuttingPlaneStatus status);
 
 struct CuttingPlaneSummary {

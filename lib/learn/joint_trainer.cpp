@@ -921,12 +921,15 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     const double seconds_left = options.max_seconds - seconds_since(start);
     const JointLp::Solve solved = lp.solve(options.max_seconds > 0.0 ? std::max(seconds_left, 1e-3) : 0.0);
     summary.lp_seconds += seconds_since(lp_start);
-    if (solved == JointLp::Solve::failed)
-      throw SolverError("the joint trainer's LP has no optimum (GLPK) in round " + std::to_string(summary.iterations));
-    if (solved == JointLp::Solve::time_limit) {  // the bounds of the rounds before stand
+    // Without a finished round there are no bounds and no theta to return.
+    if (solved == JointLp::Solve::failed && summary.iterations == 1)
+      throw SolverError("the joint trainer's LP has no optimum (GLPK) in round 1");
+    if (solved != JointLp::Solve::optimal) {  // the bounds of the rounds before stand
       --summary.iterations;
-      summary.status = CuttingPlaneStatus::time_limit;
-      summary.message = to_string(RunLimit::seconds) + " (inside the LP of round " +
+      const bool timed_out = solved == JointLp::Solve::time_limit;
+      summary.status = timed_out ? CuttingPlaneStatus::time_limit : CuttingPlaneStatus::lp_failure;
+      summary.message = (timed_out ? to_string(RunLimit::seconds) + " (inside the LP of round "
+                                   : to_string(CuttingPlaneStatus::lp_failure) + " (GLPK found no optimum of the LP of round ") +
                         std::to_string(summary.iterations + 1) + ")";
       break;
     }
