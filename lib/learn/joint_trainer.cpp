@@ -926,11 +926,14 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
       throw SolverError("the joint trainer's LP has no optimum (GLPK) in round 1");
     if (solved != JointLp::Solve::optimal) {  // the bounds of the rounds before stand
       --summary.iterations;
-      const bool timed_out = solved == JointLp::Solve::time_limit;
-      summary.status = timed_out ? CuttingPlaneStatus::time_limit : CuttingPlaneStatus::lp_failure;
-      summary.message = (timed_out ? to_string(RunLimit::seconds) + " (inside the LP of round "
-                                   : to_string(CuttingPlaneStatus::lp_failure) + " (GLPK found no optimum of the LP of round ") +
-                        std::to_string(summary.iterations + 1) + ")";
+      const int round = summary.iterations + 1;
+      if (solved == JointLp::Solve::time_limit) {
+        summary.status = CuttingPlaneStatus::time_limit;
+        summary.message = fmt::format("{} (inside the LP of round {})", to_string(RunLimit::seconds), round);
+      } else {
+        summary.status = CuttingPlaneStatus::lp_failure;
+        summary.message = fmt::format("{} (GLPK found no optimum of the LP of round {})", to_string(summary.status), round);
+      }
       break;
     }
     const auto response_start = Clock::now();
