@@ -124,6 +124,22 @@ TEST_CASE("Bad specs are rejected with the file and the key", "[harness]") {
   spec["methods"]["MPG"]["game_solver"] = "auto";
   spec["methods"]["MPG"]["trainer"] = "joint";
   rejects(spec, "methods.MPG.max_game_solves: caps trainings over games (marginals, cutting_plane)");
+  // A data set's method settings are checked as the method's entry with them merged in.
+  spec = small_spec();
+  spec["datasets"]["OPT"]["method_settings"] = {{"SVM", {{"lambda", {1}}}}};
+  rejects(spec, "datasets.OPT.method_settings.SVM: no method 'SVM' in methods");
+  spec["datasets"]["OPT"]["method_settings"] = {{"LR", {{"lambda", {-1}}}}};
+  rejects(spec, "datasets.OPT.method_settings.LR.lambda");
+  spec["datasets"]["OPT"]["method_settings"] = {{"LR", {{"kind", "mpg"}}}};
+  rejects(spec, "datasets.OPT.method_settings.LR.kind: a data set's settings cannot change a method's kind");
+  spec["datasets"]["OPT"]["method_settings"] = {{"LR", {{"max_game_solves", 5}}}};
+  rejects(spec, "datasets.OPT.method_settings.LR: unknown key 'max_game_solves'");
+  spec = small_spec();
+  spec["methods"]["MPG"] = {{"kind", "mpg"}, {"lambda", {1}}, {"max_game_solves", 5}};
+  spec["datasets"]["OPT"]["method_settings"] = {{"MPG", {{"trainer", "joint"}}}};
+  rejects(spec, "datasets.OPT.method_settings.MPG.max_game_solves: caps trainings over games");
+  spec["datasets"]["OPT"]["method_settings"] = {{"MPG", {{"trainer", "joint"}, {"max_game_solves", nullptr}}}};
+  CHECK_NOTHROW(load_spec(write_spec(dir, spec), false));  // null removes the method's own cap here
   spec = small_spec();
   spec["name"] = "../escape";
   rejects(spec, "name: expected a file name");
@@ -386,6 +402,31 @@ TEST_CASE("Capped MPG trainings and games are listed in the notes and as the cau
   REQUIRE(run.outside.size() == 1);
   CHECK_THAT(run.outside[0], Catch::EndsWith("; 1 of 1 trainings capped; 1 of 1 validation games capped; "
                                              "1 of 1 test games capped"));
+}
+
+TEST_CASE("A data set's method settings replace the method's own there, and the tables list them", "[harness]") {
+  if (!optdigits_present()) {
+    WARN("skipped: optdigits is not in " << data_directory());
+    return;
+  }
+  TempDir dir;
+  nlohmann::json spec = small_spec();
+  spec["datasets"]["OPT2"] = spec["datasets"]["OPT"];
+  spec["datasets"]["OPT2"]["method_settings"] = {{"LR", {{"lambda", {2}}}}};
+  RunOptions options;
+  options.results_directory = (dir.path() / "results").string();
+  options.progress = false;
+  const RunSummary run = run_experiment(write_spec(dir, spec), options);
+  const auto tables = nlohmann::json::parse(read_file(run.result_files[2]));
+  std::map<std::string, double> selected;
+  for (const auto& task : tables["tasks"])
+    selected[task["task"].get<std::string>()] = task["lambda"].get<double>();
+  CHECK(selected["OPT2/class 0"] == 2.0);  // its only grid value
+  CHECK((selected["OPT/class 0"] == 1.0 || selected["OPT/class 0"] == 4.0));
+  CHECK(run.cells == 3 + 2);  // validation: OPT 2 grid values, OPT2 1; one test per task
+  const std::string md = read_file(run.result_files[0]);
+  CHECK_THAT(md, Catch::Contains("(seed 5). LR on this data set: `lambda = [2]`.\n"));
+  CHECK_THAT(md, Catch::Contains("**OPT**: registry `optdigits`") && !Catch::Contains("(seed 5). LR on this data set: `lambda = [1"));
 }
 
 TEST_CASE("A data substitute is named as a cause of a miss; overrides are named in the tables", "[harness]") {

@@ -172,6 +172,14 @@ struct Dataset {
   std::vector<double> train_labels, validation_labels;
   std::vector<double> positive_labels;
   bool one_vs_rest = false;
+  nlohmann::json method_settings = nlohmann::json::object();  // {method: {parameter: value}} for this data set
+
+  // The method's entry of the spec with this data set's settings for it merged over it.
+  nlohmann::json method_entry(const std::string& method, const nlohmann::json& entry) const {
+    nlohmann::json merged = entry;
+    if (method_settings.contains(method)) merged.merge_patch(method_settings[method]);
+    return merged;
+  }
 
   std::string task_name(double positive) const {
     return one_vs_rest ? fmt::format("{}/class {}", label, positive) : label;
@@ -432,6 +440,7 @@ BinaryRun::BinaryRun(json spec) : spec_(std::move(spec)) {
     for (auto r : train_rows) data->train_labels.push_back(data->train_file.labels[r]);
     for (auto r : validation_rows) data->validation_labels.push_back(data->train_file.labels[r]);
     data->one_vs_rest = d.value("one_vs_rest", false);
+    if (d.contains("method_settings")) data->method_settings = d["method_settings"];
     if (!data->one_vs_rest) {
       data->positive_labels = {d["positive_label"].get<double>()};
     } else if (d.contains("classes")) {
@@ -444,7 +453,8 @@ BinaryRun::BinaryRun(json spec) : spec_(std::move(spec)) {
   }
   for (const auto& data : datasets_)
     for (double positive : data->positive_labels)
-      for (const auto& [method, m] : spec_["methods"].items()) {
+      for (const auto& [method, entry] : spec_["methods"].items()) {
+        const json m = data->method_entry(method, entry);
         const MethodKind& kind = binary_method(m["kind"].get<std::string>()).kind;
         const ParameterValues values(kind.parameters, m);
         const std::string grid = kind.parameters.grid()->name;
@@ -564,13 +574,21 @@ Tables BinaryRun::tables(const Outcome& outcome) const {
   md += table.markdown();
   md += "\nTimes: our training of every grid point, validation and test (one core per cell, 2-core machine); "
         "published: the thesis' validation and test times.\n\n## Data\n\n";
-  for (const auto& data : datasets_)
+  for (const auto& data : datasets_) {
     md += fmt::format("- **{}**: registry `{}`, variant `{}` ({}): train `{}` sha256 `{}`, test `{}` sha256 `{}`; "
-                      "split {} train / {} validation (seed {}).\n",
+                      "split {} train / {} validation (seed {}).",
                       data->label, data->choice.dataset, data->choice.variant, data->choice.fidelity(),
                       data->train_file.file.name, data->train_file.file.sha256.substr(0, 16), data->test_file.file.name,
                       data->test_file.file.sha256.substr(0, 16), data->train.rows(), data->validation.rows(),
                       spec_["protocol"]["split_seed"].get<std::uint64_t>());
+    // A data set's own method settings are part of what ran: listed, never implied.
+    for (const auto& [method, given] : data->method_settings.items()) {
+      std::vector<std::string> settings;
+      for (const auto& [name, value] : given.items()) settings.push_back(fmt::format("`{} = {}`", name, value.dump()));
+      md += fmt::format(" {} on this data set: {}.", method, fmt::join(settings, ", "));
+    }
+    md += "\n";
+  }
   md += "\n## Selected hyper-parameters per task\n\n| task | method | parameter | validation | test |\n|---|---|---|---|---|\n";
   for (const auto& t : task_rows) {
     const std::string parameter = t.contains("lambda") ? fmt::format("lambda = {}", t["lambda"].get<double>())
@@ -615,9 +633,11 @@ class BinaryFamily : public Family {
     return {{"metric", true, "`f1` or `precision_at_k`: the metric of validation, test and MPG's game"},
             {"k_fraction", false, "P@k: k = floor(k_fraction × positives of the evaluated file), in (0, 1], default 0.5"},
             {"datasets", true,
-             "`{label: {registry, variant, positive_label or one_vs_rest, classes}}`: a `libsvm` or `optdigits` data set "
-             "of the registry, `variant` default the registry's; either `positive_label` (one task) or "
-             "`\"one_vs_rest\": true` (one task per class, macro-averaged; `classes` restricts them)"},
+             "`{label: {registry, variant, positive_label or one_vs_rest, classes, method_settings}}`: a `libsvm` or "
+             "`optdigits` data set of the registry, `variant` default the registry's; either `positive_label` (one task) or "
+             "`\"one_vs_rest\": true` (one task per class, macro-averaged; `classes` restricts them); "
+             "`method_settings` `{method: {parameter: value}}`: this data set's values of a method's parameters, merged "
+             "over the method's own (e.g. another trainer where one does not scale)"},
             {"protocol", true,
              "`validation_fraction` in (0, 1): the held-out part of the training file; `split_seed`: seed of the split "
              "(64-bit Mersenne twister + Fisher–Yates, identical on every platform)"},
@@ -638,6 +658,22 @@ class BinaryFamily : public Family {
   std::unique_ptr<FamilyRun> prepare(const json& spec) const override { return std::make_unique<BinaryRun>(spec); }
 };
 
+// The checks of one method entry (`where`: its place in the spec) that its parameter table cannot
+// state alone: what the table's metric allows.
+void check_method_entry(const std::string& metric, const std::string& where, const json& m, const SpecValidator& v) {
+  const std::string kind = m["kind"].get<std::string>();
+  if (kind == "ssvm_top_k" && metric == "f1") v.fail(where + ".kind", "ssvm_top_k needs a precision_at_k table");
+  if (m.value("game_solver", std::string()) == "marginals" && metric != "f1")
+    v.fail(where + ".game_solver", "marginals solves the games of F1 tables only");
+  for (const char* f1_only : {"marginals", "joint"})
+    if (m.value("trainer", std::string()) == f1_only && metric != "f1")
+      v.fail(where + ".trainer", std::string(f1_only) + " trains the MPG of F1 tables only");
+  // The joint trainer plays no restricted games: a cap on their solves would be dropped unread.
+  if (m.value("trainer", std::string()) == "joint" && m.value("max_game_solves", 0L) > 0)
+    v.fail(where + ".max_game_solves",
+           "caps trainings over games (marginals, cutting_plane); trainer joint counts rounds: use max_seconds");
+}
+
 void BinaryFamily::validate(const json& spec, const SpecValidator& v) const {
   const std::string metric = v.string(spec, "metric", "").get<std::string>();
   if (metric != "f1" && metric != "precision_at_k")
@@ -648,7 +684,7 @@ void BinaryFamily::validate(const json& spec, const SpecValidator& v) const {
   if (!datasets.is_object() || datasets.empty()) v.fail("datasets", "expected a non-empty object");
   for (const auto& [label, d] : datasets.items()) {
     const std::string where = "datasets." + label;
-    v.keys(d, where, {"registry", "variant", "positive_label", "one_vs_rest", "classes"}, {"registry"});
+    v.keys(d, where, {"registry", "variant", "positive_label", "one_vs_rest", "classes", "method_settings"}, {"registry"});
     v.registry_dataset(d, where, {"libsvm", "optdigits"});
     if (d.contains("one_vs_rest") && !d["one_vs_rest"].is_boolean()) v.fail(where + ".one_vs_rest", "expected true or false");
     const bool one_vs_rest = d.value("one_vs_rest", false);
@@ -661,25 +697,28 @@ void BinaryFamily::validate(const json& spec, const SpecValidator& v) const {
       for (const auto& c : d["classes"])
         if (!c.is_number()) v.fail(where + ".classes", "expected numbers, got " + c.dump());
     }
+    if (d.contains("method_settings")) {
+      const json& settings = d["method_settings"];
+      if (!settings.is_object()) v.fail(where + ".method_settings", "expected an object {method: {parameter: value}}");
+      for (const auto& [method, given] : settings.items()) {
+        const std::string at = where + ".method_settings." + method;
+        if (!spec["methods"].contains(method)) v.fail(at, "no method '" + method + "' in methods");
+        if (!given.is_object()) v.fail(at, "expected an object {parameter: value}");
+        if (given.contains("kind")) v.fail(at + ".kind", "a data set's settings cannot change a method's kind");
+        json merged = spec["methods"][method];
+        merged.merge_patch(given);
+        // Checked as the method's own entry would be, with this data set's values in it.
+        binary_method(merged["kind"].get<std::string>()).kind.parameters.validate(merged, at, v, {"kind"});
+        check_method_entry(metric, at, merged, v);
+      }
+    }
   }
   const json& protocol = spec["protocol"];
   v.keys(protocol, "protocol", {"validation_fraction", "split_seed"}, {"validation_fraction", "split_seed"});
   v.number(protocol, "validation_fraction", "protocol", 0.0, 1.0, true);
   if (protocol["validation_fraction"].get<double>() >= 1.0) v.fail("protocol.validation_fraction", "must be < 1");
   if (!protocol["split_seed"].is_number_unsigned()) v.fail("protocol.split_seed", "expected a non-negative integer");
-  for (const auto& [label, m] : spec["methods"].items()) {
-    const std::string kind = m["kind"].get<std::string>();
-    if (kind == "ssvm_top_k" && metric == "f1") v.fail("methods." + label + ".kind", "ssvm_top_k needs a precision_at_k table");
-    if (m.value("game_solver", std::string()) == "marginals" && metric != "f1")
-      v.fail("methods." + label + ".game_solver", "marginals solves the games of F1 tables only");
-    for (const char* f1_only : {"marginals", "joint"})
-      if (m.value("trainer", std::string()) == f1_only && metric != "f1")
-        v.fail("methods." + label + ".trainer", std::string(f1_only) + " trains the MPG of F1 tables only");
-    // The joint trainer plays no restricted games: a cap on their solves would be dropped unread.
-    if (m.value("trainer", std::string()) == "joint" && m.value("max_game_solves", 0L) > 0)
-      v.fail("methods." + label + ".max_game_solves",
-             "caps trainings over games (marginals, cutting_plane); trainer joint counts rounds: use max_seconds");
-  }
+  for (const auto& [label, m] : spec["methods"].items()) check_method_entry(metric, "methods." + label, m, v);
   for (const char* table : {"published", "published_seconds"}) {
     if (!spec.contains(table)) continue;
     v.number_table(spec[table], table, 2);
