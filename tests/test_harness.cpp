@@ -404,6 +404,38 @@ TEST_CASE("Capped MPG trainings and games are listed in the notes and as the cau
                                              "1 of 1 test games capped"));
 }
 
+TEST_CASE("F1 validation without its game: the maximin action's score, no game gap reported", "[harness]") {
+  if (!optdigits_present()) {
+    WARN("skipped: optdigits is not in " << data_directory());
+    return;
+  }
+  TempDir dir;
+  nlohmann::json spec = small_spec();
+  spec["methods"] = {{"MPG",
+                      {{"kind", "mpg"}, {"lambda", {1}}, {"max_game_solves", 1}, {"game_solver", "double_oracle"},
+                       {"max_game_iterations", 1}}}};
+  spec["published"] = {{"MPG", {{"OPT", 0.9}}}};
+  RunOptions options;
+  options.progress = false;
+  auto run_with = [&](bool solve) {
+    spec["methods"]["MPG"]["solve_validation_game"] = solve;
+    options.results_directory = (dir.path() / (solve ? "solved" : "unsolved")).string();
+    return nlohmann::json::parse(read_file(run_experiment(write_spec(dir, spec), options).result_files[2]));
+  };
+  const auto solved = run_with(true), unsolved = run_with(false);
+  CHECK(unsolved["tasks"][0]["validation"] == solved["tasks"][0]["validation"]);
+  CHECK(unsolved["tasks"][0]["test"] == solved["tasks"][0]["test"]);
+  const auto causes = [](const nlohmann::json& tables) {
+    return tables["rows"][0]["recorded_causes"].get<std::vector<std::string>>();
+  };
+  CHECK(causes(solved) == std::vector<std::string>{"1 of 1 trainings capped", "1 of 1 validation games capped",
+                                                   "1 of 1 test games capped"});
+  CHECK(causes(unsolved) == std::vector<std::string>{"1 of 1 trainings capped", "1 of 1 test games capped"});
+  spec["metric"] = "precision_at_k";
+  CHECK_THROWS_WITH(load_spec(write_spec(dir, spec), false),
+                    Catch::Contains("methods.MPG.solve_validation_game: only F1 tables"));
+}
+
 TEST_CASE("A data set's method settings replace the method's own there, and the tables list them", "[harness]") {
   if (!optdigits_present()) {
     WARN("skipped: optdigits is not in " << data_directory());

@@ -23,6 +23,7 @@
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
 #include "lib/metrics/f1.hpp"
+#include "lib/metrics/f1_decision.hpp"
 #include "lib/metrics/precision_at_k.hpp"
 #include "lib/models/binary_mpg.hpp"
 #include "lib/models/binary_mpg_trainer.hpp"
@@ -68,6 +69,9 @@ const MethodKind& mpg_kind() {
                            "which no solver changes, P@k by the top k"),
           number_parameter("game_tolerance", 1e-9, 0.0, 1.0,
                            "a validation or test game stops at this equilibrium gap", true),
+          flag_parameter("solve_validation_game", true,
+                         "F1: also solve each validation game (its gap is reported); false: score the validation "
+                         "part by the maximin action alone, which needs no game (the selection is the same)"),
           integer_parameter("max_game_iterations", 10000, 0, 1000000000,
                             "double-oracle iterations per validation or test game (0 = no cap; a capped game is "
                             "reported)"),
@@ -242,10 +246,20 @@ json mpg_validate(const TaskData& t, const ParameterValues& p) {
   result["train_seconds"] = seconds_since(start);
   result["weights"] = weights_json(model.theta);
   const auto t0 = clock_type::now();
-  const BinaryPrediction prediction = predict_game(model, {"validation part", t.data.validation, t.validation_labels}, p);
+  const BinaryProblem validation{"validation part", t.data.validation, t.validation_labels};
+  if (t.metric.metric == BinaryMetric::f1 && !p.flag("solve_validation_game")) {
+    // The maximin action is stated on psi alone (lib/metrics/f1_decision.hpp): no game to solve.
+    const Eigen::VectorXd psi = validation.potentials(model.aligned_theta(validation.features.cols() - 1));
+    std::vector<int> predicted(t.validation_labels.size(), 0);
+    for (auto i : f1_maximin_decision(std::vector<double>(psi.data(), psi.data() + psi.size())).action)
+      predicted[static_cast<std::size_t>(i)] = 1;
+    result["validation_score"] = t.score(predicted, t.validation_labels);
+  } else {
+    const BinaryPrediction prediction = predict_game(model, validation, p);
+    result["validation_score"] = prediction.score;
+    result["validation_game"] = {{"converged", prediction.game.converged()}, {"gap", prediction.game.gap()}};
+  }
   result["validation_seconds"] = seconds_since(t0);
-  result["validation_score"] = prediction.score;
-  result["validation_game"] = {{"converged", prediction.game.converged()}, {"gap", prediction.game.gap()}};
   return result;
 }
 
@@ -668,6 +682,8 @@ void check_method_entry(const std::string& metric, const std::string& where, con
   for (const char* f1_only : {"marginals", "joint"})
     if (m.value("trainer", std::string()) == f1_only && metric != "f1")
       v.fail(where + ".trainer", std::string(f1_only) + " trains the MPG of F1 tables only");
+  if (!m.value("solve_validation_game", true) && metric != "f1")
+    v.fail(where + ".solve_validation_game", "only F1 tables score validation by the maximin action without a game");
   // The joint trainer plays no restricted games: a cap on their solves would be dropped unread.
   if (m.value("trainer", std::string()) == "joint" && m.value("max_game_solves", 0L) > 0)
     v.fail(where + ".max_game_solves",

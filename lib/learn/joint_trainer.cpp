@@ -455,7 +455,7 @@ class JointLp {
     // An iteration cap per attempt: GLPK's simplex can stall on these degenerate LPs (an OPTDIGITS
     // LP of 4,400 rows ran for minutes where its neighbours took 2 s); a capped or failed attempt
     // is retried from GLPK's advanced basis, then by the primal simplex from the standard basis.
-    simplex_.it_lim = 2 * (glp_get_num_rows(lp) + glp_get_num_cols(lp)) + 5000;
+    simplex_.it_lim = pivot_limit_ > 0 ? pivot_limit_ : 2 * (glp_get_num_rows(lp) + glp_get_num_cols(lp)) + 5000;
     auto attempt = [&](int method) {
       const double left = seconds - seconds_since(started);
       simplex_.tm_lim = seconds > 0.0 ? static_cast<int>(std::clamp(1000.0 * left, 1.0, 2e9)) : INT_MAX;
@@ -471,10 +471,41 @@ class JointLp {
     glp_term_out(GLP_ON);
     result = attempt(GLP_DUALP);
     if (result != Solve::failed) return result;
+    result = solve_rescaled(seconds > 0.0 ? std::max(seconds - seconds_since(started), 1e-3) : 0.0);
+    if (result != Solve::failed) return result;
+    lp = lp_.get();
     glp_std_basis(lp);
     simplex_.it_lim = INT_MAX;
     return attempt(GLP_PRIMAL);
   }
+
+  // The rescue when the strict simplex fails (numerical trouble at small lambda, where the
+  // adversary's moments must match Phi_gold to within lambda |theta*|): a copy of the LP, scaled
+  // by GLPK, solved from its advanced basis at GLPK's default tolerances (1e-7). On success the
+  // copy replaces the LP (same row and column numbers). Any solution serves: the bounds come from
+  // best responses to the strategies it gives, whatever its accuracy; later rounds are strict again.
+  Solve solve_rescaled(double seconds) {
+    std::unique_ptr<glp_prob, decltype(&glp_delete_prob)> copy(glp_create_prob(), glp_delete_prob);
+    glp_copy_prob(copy.get(), lp_.get(), GLP_ON);
+    glp_term_out(GLP_OFF);
+    glp_scale_prob(copy.get(), GLP_SF_AUTO);
+    glp_adv_basis(copy.get(), 0);
+    glp_term_out(GLP_ON);
+    glp_smcp relaxed = simplex_;
+    relaxed.tol_bnd = 1e-7;
+    relaxed.tol_dj = 1e-7;
+    relaxed.meth = GLP_DUALP;
+    relaxed.it_lim = 4 * (glp_get_num_rows(copy.get()) + glp_get_num_cols(copy.get())) + 10000;
+    relaxed.tm_lim = seconds > 0.0 ? static_cast<int>(std::clamp(1000.0 * seconds, 1.0, 2e9)) : INT_MAX;
+    const int code = glp_simplex(copy.get(), &relaxed);
+    if (code == GLP_ETMLIM) return Solve::time_limit;
+    if (code != 0 || glp_get_status(copy.get()) != GLP_OPT) return Solve::failed;
+    lp_ = std::move(copy);
+    ++rescued_;
+    return Solve::optimal;
+  }
+  long rescued() const { return rescued_; }
+  void set_pivot_limit(int limit) { pivot_limit_ = limit; }
 
   Eigen::VectorXd theta_value() const {
     Eigen::VectorXd out(d_);
@@ -790,6 +821,8 @@ class JointLp {
   int d_;
   double lambda_, spacing_, box_;
   std::unique_ptr<glp_prob, decltype(&glp_delete_prob)> lp_;
+  long rescued_ = 0;  // LPs solved by solve_rescaled
+  int pivot_limit_ = 0;  // per strict attempt; 0 = by the LP's size
   glp_smcp simplex_;
   std::vector<std::vector<double>> tangents_;
   std::vector<int> slot_;        // example -> its predictor slot, -1 = none
@@ -817,6 +850,7 @@ nlohmann::json JointTrainSummary::to_json() const {
               {"unfixed", unfixed},
               {"dropped_sizes", dropped_sizes},
               {"lp_rows", lp_rows},
+              {"rescued_lps", rescued_lps},
               {"seconds", seconds},
               {"lp_seconds", lp_seconds},
               {"response_seconds", response_seconds}});
@@ -826,10 +860,11 @@ nlohmann::json JointTrainSummary::to_json() const {
 std::string JointTrainSummary::report() const {
   return fmt::format(
       "{} after {} rounds: objective {:.10g} (certified gap {:.2e}), {} + {} sizes ({} dropped), {} predictor "
-      "examples ({} substituted by r_k), {} adversary rows ({} fixed in), {} unfixed, {} LP rows; {:.2f} s ({:.2f} s "
-      "LP, {:.2f} s best responses)",
+      "examples ({} substituted by r_k), {} adversary rows ({} fixed in), {} unfixed, {} LP rows ({} rescued); {:.2f} s "
+      "({:.2f} s LP, {:.2f} s best responses)",
       message, iterations, objective, gap, predictor_sizes, adversary_sizes, dropped_sizes, predictor_examples,
-      predictor_fixed, adversary_rows, adversary_fixed, unfixed, lp_rows, seconds, lp_seconds, response_seconds);
+      predictor_fixed, adversary_rows, adversary_fixed, unfixed, lp_rows, rescued_lps, seconds, lp_seconds,
+      response_seconds);
 }
 
 double gold_direction_step(const BinaryProblem& problem, double lambda) {
@@ -852,6 +887,7 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     throw Error("the joint trainer needs lambda > 0 (got " + std::to_string(lambda) +
                 "); use --optimizer lbfgs for lambda = 0");
   if (!(options.tolerance > 0.0)) throw Error("the joint trainer needs a tolerance > 0");
+  if (options.pivot_limit < 0) throw Error("the joint trainer needs a pivot_limit >= 0 (0 = by the LP's size)");
   if (!std::isfinite(options.start_potential))
     throw Error("the joint trainer needs a finite start_potential (got " + std::to_string(options.start_potential) + ")");
   if (settings.metric != BinaryMetric::f1)
@@ -896,6 +932,7 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
   }
   lp.add_predictor_size(positives);
   lp.set_fix_after(options.fix_after);
+  lp.set_pivot_limit(options.pivot_limit);
   // Examples ranked below size - fix_margin by a player's costs (gains) at a size (none if < 0).
   auto surely = [&](const Eigen::VectorXd& cost, long size) {
     return options.fix_margin < 0 ? std::vector<long>{} : cheapest(cost, size - options.fix_margin);
@@ -1026,6 +1063,7 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     summary.unfixed = lp.unfixed();
     summary.dropped_sizes = lp.dropped_sizes();
     summary.lp_rows = lp.rows();
+    summary.rescued_lps = lp.rescued();
     summary.seconds = seconds_since(start);
     if (options.progress) options.progress(summary);
     if (summary.gap <= options.tolerance) {

@@ -69,6 +69,10 @@ struct JointTrainOptions {
   // Initial predictor columns: the gold examples and the examples most like them (largest
   // x_i . Phi_gold), up to this multiple of the gold count.
   double initial_free_factor = 1.5;
+  // Simplex iterations per attempt at the strict tolerances (warm, then from GLPK's advanced
+  // basis); 0 = 2 x (rows + columns) + 5,000. When both attempts fail, a scaled copy of the LP is
+  // solved at GLPK's default tolerances ("rescued"), then the primal simplex runs uncapped.
+  int pivot_limit = 0;
   std::function<void(const JointTrainSummary&)> progress;  // after every round
 };
 
@@ -88,6 +92,7 @@ struct JointTrainSummary {
   long unfixed = 0;            // fixed pairs released again, over the run
   long dropped_sizes = 0;      // idle sizes removed, over the run
   int lp_rows = 0;
+  long rescued_lps = 0;        // rounds whose LP only the scaled copy at GLPK's default tolerances solved
   double seconds = 0.0;
   double lp_seconds = 0.0;
   double response_seconds = 0.0;  // best responses over the full game, bounds, row generation
