@@ -45,6 +45,18 @@ nlohmann::json small_spec() {
   })");
 }
 
+// The small spec with one MPG method whose every cap is hit: one restricted-game solve per
+// training and one double-oracle iteration per game (an OPTDIGITS class-0 training needs about
+// 2,000 solves, its games about 100 iterations).
+nlohmann::json capped_mpg_spec() {
+  nlohmann::json spec = small_spec();
+  spec["methods"] = {{"MPG",
+                      {{"kind", "mpg"}, {"lambda", {1}}, {"max_game_solves", 1}, {"game_solver", "double_oracle"},
+                       {"max_game_iterations", 1}}}};
+  spec["published"] = {{"MPG", {{"OPT", 0.9}}}};
+  return spec;
+}
+
 // Everything written to a temporary stream so far.
 std::string contents(std::FILE* f) {
   std::fflush(f);
@@ -366,13 +378,7 @@ TEST_CASE("Capped MPG trainings and games are listed in the notes and as the cau
     return;
   }
   TempDir dir;
-  nlohmann::json spec = small_spec();
-  // One restricted-game solve per training and one double-oracle iteration per game: every cap
-  // is hit (an OPTDIGITS class-0 training needs about 2,000 solves, its games about 100 iterations).
-  spec["methods"] = {{"MPG",
-                      {{"kind", "mpg"}, {"lambda", {1}}, {"max_game_solves", 1}, {"game_solver", "double_oracle"},
-                       {"max_game_iterations", 1}}}};
-  spec["published"] = {{"MPG", {{"OPT", 0.9}}}};
+  nlohmann::json spec = capped_mpg_spec();
   spec["tolerance"] = 0.0;  // the MPG row is outside tolerance (unless it scores exactly 0.9)
   RunOptions options;
   options.results_directory = (dir.path() / "results").string();
@@ -410,11 +416,7 @@ TEST_CASE("F1 validation without its game: the maximin action's score, no game g
     return;
   }
   TempDir dir;
-  nlohmann::json spec = small_spec();
-  spec["methods"] = {{"MPG",
-                      {{"kind", "mpg"}, {"lambda", {1}}, {"max_game_solves", 1}, {"game_solver", "double_oracle"},
-                       {"max_game_iterations", 1}}}};
-  spec["published"] = {{"MPG", {{"OPT", 0.9}}}};
+  nlohmann::json spec = capped_mpg_spec();
   RunOptions options;
   options.progress = false;
   auto run_with = [&](bool solve) {
