@@ -250,10 +250,8 @@ json mpg_validate(const TaskData& t, const ParameterValues& p) {
   if (t.metric.metric == BinaryMetric::f1 && !p.flag("solve_validation_game")) {
     // The maximin action is stated on psi alone (lib/metrics/f1_decision.hpp): no game to solve.
     const Eigen::VectorXd psi = validation.potentials(model.aligned_theta(validation.features.cols() - 1));
-    std::vector<int> predicted(t.validation_labels.size(), 0);
-    for (auto i : f1_maximin_decision(std::vector<double>(psi.data(), psi.data() + psi.size())).action)
-      predicted[static_cast<std::size_t>(i)] = 1;
-    result["validation_score"] = t.score(predicted, t.validation_labels);
+    const F1Decision maximin = f1_maximin_decision(std::vector<double>(psi.data(), psi.data() + psi.size()));
+    result["validation_score"] = f1_score(maximin.action, positives_of(t.validation_labels));
   } else {
     const BinaryPrediction prediction = predict_game(model, validation, p);
     result["validation_score"] = prediction.score;

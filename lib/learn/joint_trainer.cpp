@@ -41,6 +41,11 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
+// GLPK's tm_lim (milliseconds, at least 1) for `seconds` left; INT_MAX (none) when seconds <= 0.
+int glpk_time_limit(double seconds) {
+  return seconds > 0.0 ? static_cast<int>(std::clamp(1000.0 * seconds, 1.0, 2e9)) : INT_MAX;
+}
+
 double kernel(long k, long l) { return 2.0 / static_cast<double>(k + l); }  // F1 = 2|y_hat . y| / (k + l)
 
 // The start along the gold direction d (unit vector along Phi_gold): theta = alpha d with alpha
@@ -454,11 +459,11 @@ class JointLp {
     const auto started = Clock::now();
     // An iteration cap per attempt: GLPK's simplex can stall on these degenerate LPs (an OPTDIGITS
     // LP of 4,400 rows ran for minutes where its neighbours took 2 s); a capped or failed attempt
-    // is retried from GLPK's advanced basis, then by the primal simplex from the standard basis.
+    // is retried from GLPK's advanced basis, then as a scaled copy (solve_rescaled), then by the
+    // primal simplex from the standard basis.
     simplex_.it_lim = pivot_limit_ > 0 ? pivot_limit_ : 2 * (glp_get_num_rows(lp) + glp_get_num_cols(lp)) + 5000;
     auto attempt = [&](int method) {
-      const double left = seconds - seconds_since(started);
-      simplex_.tm_lim = seconds > 0.0 ? static_cast<int>(std::clamp(1000.0 * left, 1.0, 2e9)) : INT_MAX;
+      simplex_.tm_lim = glpk_time_limit(seconds > 0.0 ? std::max(seconds - seconds_since(started), 1e-3) : 0.0);
       simplex_.meth = method;
       const int code = glp_simplex(lp, &simplex_);
       if (code == 0 && glp_get_status(lp) == GLP_OPT) return Solve::optimal;
@@ -498,7 +503,7 @@ class JointLp {
     // A far larger cap than the strict attempts': an OPTDIGITS LP of 3,036 rows (class 0, lambda =
     // 1/2, round 4) took 282,202 dual iterations here, then the training certified.
     relaxed.it_lim = 100 * (glp_get_num_rows(copy.get()) + glp_get_num_cols(copy.get())) + 100000;
-    relaxed.tm_lim = seconds > 0.0 ? static_cast<int>(std::clamp(1000.0 * seconds, 1.0, 2e9)) : INT_MAX;
+    relaxed.tm_lim = glpk_time_limit(seconds);
     const int code = glp_simplex(copy.get(), &relaxed);
     if (code == GLP_ETMLIM) return Solve::time_limit;
     if (code != 0 || glp_get_status(copy.get()) != GLP_OPT) return Solve::failed;
