@@ -20,6 +20,7 @@
 #include <regex>
 
 #include "baselines/matching_ssvm.hpp"
+#include "lib/base/eigen_vectors.hpp"
 #include "lib/base/error.hpp"
 #include "lib/data/naacl_alignment.hpp"
 #include "lib/harness/cache.hpp"
@@ -343,13 +344,13 @@ json AlignmentRun::validate(std::size_t cell) const {
     o.max_iterations = static_cast<int>(p.integer("max_iterations"));
     MatchingSsvmSummary summary;
     const LinearAlignmentModel model = train_matching_ssvm(data.train, o, &summary);
-    result["weights"] = std::vector<double>(model.weights.data(), model.weights.data() + model.weights.size());
+    result["weights"] = to_std_vector(model.weights);
     result["training"] = summary.to_json();
     result["training"]["training_loss"] = summary.training_loss;
     result["training"]["message"] = summary.message;
   } else {
     const AlignmentMpgModel model = train_alignment_mpg(data.train, mpg_options_of(p, kind));
-    result["weights"] = std::vector<double>(model.theta.data(), model.theta.data() + model.theta.size());
+    result["weights"] = to_std_vector(model.theta);
     result["training"] = model.summary.to_json();
   }
   result["train_seconds"] = seconds_since(start);

@@ -16,6 +16,7 @@
 
 #include "baselines/logistic_regression.hpp"
 #include "baselines/structured_svm.hpp"
+#include "lib/base/eigen_vectors.hpp"
 #include "lib/base/error.hpp"
 #include "lib/data/libsvm.hpp"
 #include "lib/data/optdigits.hpp"
@@ -215,8 +216,6 @@ Eigen::VectorXd weights_of(const json& result) {
   return Eigen::Map<const Eigen::VectorXd>(w.data(), static_cast<Eigen::Index>(w.size()));
 }
 
-json weights_json(const Eigen::VectorXd& w) { return std::vector<double>(w.data(), w.data() + w.size()); }
-
 // An MPG validation or test game, with the method's caps (a capped game is reported, not hidden).
 BinaryPrediction predict_game(const BinaryModel& model, const BinaryProblem& problem, const ParameterValues& p) {
   BinaryPredictOptions options;
@@ -244,13 +243,13 @@ json mpg_validate(const TaskData& t, const ParameterValues& p) {
       train_binary_mpg_model({"train part", t.data.train, t.train_labels}, t.metric, options, &summary);
   result["training"] = summary.to_json();
   result["train_seconds"] = seconds_since(start);
-  result["weights"] = weights_json(model.theta);
+  result["weights"] = to_std_vector(model.theta);
   const auto t0 = clock_type::now();
   const BinaryProblem validation{"validation part", t.data.validation, t.validation_labels};
   if (t.metric.metric == BinaryMetric::f1 && !p.flag("solve_validation_game")) {
     // The maximin action is stated on psi alone (lib/metrics/f1_decision.hpp): no game to solve.
     const Eigen::VectorXd psi = validation.potentials(model.aligned_theta(validation.features.cols() - 1));
-    const F1Decision maximin = f1_maximin_decision(std::vector<double>(psi.data(), psi.data() + psi.size()));
+    const F1Decision maximin = f1_maximin_decision(to_std_vector(psi));
     result["validation_score"] = f1_score(maximin.action, positives_of(t.validation_labels));
   } else {
     const BinaryPrediction prediction = predict_game(model, validation, p);
@@ -286,7 +285,7 @@ json logistic_validate(const TaskData& t, const ParameterValues& p) {
   options.lambda = p.number("lambda");
   const LogisticRegressionModel model = train_logistic_regression(t.data.train, t.train_labels, options);
   result["train_seconds"] = seconds_since(start);
-  result["weights"] = weights_json(model.weights);
+  result["weights"] = to_std_vector(model.weights);
   const auto t0 = clock_type::now();
   const Eigen::VectorXd values = decision_values(model, t.data.validation);
   const std::vector<int> predicted = logistic_predictions(t, values, t.validation_labels);
@@ -332,7 +331,7 @@ json ssvm_validate(const TaskData& t, const ParameterValues& p, bool top_k) {
   const StructuredSvmModel model = train_structured_svm(t.data.train, t.train_labels, options, &summary);
   result["train_seconds"] = seconds_since(start);
   result["training"] = summary.to_json();
-  result["weights"] = weights_json(model.weights);
+  result["weights"] = to_std_vector(model.weights);
   const auto t0 = clock_type::now();
   const Eigen::VectorXd values = decision_values(model, t.data.validation);
   result["validation_seconds"] = seconds_since(t0);

@@ -21,6 +21,7 @@
 #include <set>
 
 #include "baselines/svm_rank.hpp"
+#include "lib/base/eigen_vectors.hpp"
 #include "lib/base/error.hpp"
 #include "lib/data/simulated_pairs.hpp"
 #include "lib/data/sushi.hpp"
@@ -320,7 +321,7 @@ json ComparisonRun::validate(std::size_t index) const {
         grid(i * r + j, 1) = figure3_->low + (figure3_->high - figure3_->low) * j / (r - 1);
       }
     const Eigen::VectorXd values = model.rank(grid);
-    out["level_curves"] = std::vector<double>(values.data(), values.data() + values.size());
+    out["level_curves"] = to_std_vector(values);
     json points_json = json::array();
     for (std::size_t i = 0; i < train.size(); ++i) {
       const auto row = static_cast<long>(i);

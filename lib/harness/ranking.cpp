@@ -20,6 +20,7 @@
 #include <set>
 
 #include "baselines/rankers.hpp"
+#include "lib/base/eigen_vectors.hpp"
 #include "lib/base/error.hpp"
 #include "lib/data/letor.hpp"
 #include "lib/harness/cache.hpp"
@@ -230,8 +231,6 @@ Ranking file_order(Eigen::Index n) {
 
 json metrics_json(const QuerySetMetrics& m) { return {{"all", m.all}, {"with_relevant", m.with_relevant}}; }
 
-json weights_json(const Eigen::VectorXd& w) { return std::vector<double>(w.data(), w.data() + w.size()); }
-
 // ---- The experiment ----------------------------------------------------------------------------
 
 struct Cell {
@@ -426,7 +425,7 @@ json RankingRun::validate(std::size_t cell) const {
     const RankingMpgModel model = train_ranking_mpg(train, options, &summary);
     trained = clock_type::now();
     result["training"] = summary.to_json();
-    result["weights"] = std::vector<double>(model.theta.data(), model.theta.data() + model.theta.size());
+    result["weights"] = to_std_vector(model.theta);
     metrics = mpg_rankings(model, validation, p).order.all;
   } else if (c.kind == "ranksvm" || c.kind == "listnet") {
     LinearRanker model;
@@ -442,7 +441,7 @@ json RankingRun::validate(std::size_t cell) const {
       model = train_listnet(train, options);
     }
     trained = clock_type::now();
-    result["weights"] = weights_json(model.weights);
+    result["weights"] = to_std_vector(model.weights);
     metrics = evaluate_scores(validation, discount_, [&](const RankingQuery& q) { return model.scores(q.features); }).all;
   } else if (c.kind == "file_order") {
     trained = clock_type::now();
@@ -462,7 +461,7 @@ json RankingRun::validate(std::size_t cell) const {
         },
         &feature, &sign);
     trained = clock_type::now();
-    result["weights"] = weights_json(model.weights);
+    result["weights"] = to_std_vector(model.weights);
     result["feature"] = fmt::format("{}feature {}", sign < 0.0 ? "−" : "", feature + 1);
     metrics = evaluate_scores(validation, discount_, [&](const RankingQuery& q) { return model.scores(q.features); }).all;
   } else if (c.kind == "adarank") {
@@ -478,7 +477,7 @@ json RankingRun::validate(std::size_t cell) const {
                                                  scores = validation[q].features * model.weights_after[r];
                                                });
     result["rounds_used"] = used;
-    result["weights"] = weights_json(used > 0 ? Eigen::VectorXd(model.weights_after[used - 1])
+    result["weights"] = to_std_vector(used > 0 ? Eigen::VectorXd(model.weights_after[used - 1])
                                                  : Eigen::VectorXd(Eigen::VectorXd::Zero(d.features)));
     metrics = best;
   } else {

@@ -18,6 +18,7 @@
 #include <memory>
 #include <numeric>
 
+#include "lib/base/eigen_vectors.hpp"
 #include "lib/base/error.hpp"
 #include "lib/data/content_split.hpp"
 #include "lib/data/letor.hpp"
@@ -227,7 +228,7 @@ json AucRun::validate(std::size_t cell) const {
   FactoredAucSummary s;
   const Eigen::VectorXd w = train_factored_auc(d.train, o, &s);
   return {{"validation_auc", mean_example_auc(d.validation, w)},
-          {"weights", std::vector<double>(w.data(), w.data() + w.size())},
+          {"weights", to_std_vector(w)},
           {"training",
            {{"converged", s.converged}, {"iterations", s.iterations}, {"objective", s.primal},
             {"lower_bound", s.lower_bound}, {"pairs", s.pairs}, {"examples_used", s.examples_used},

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lib/game/restricted_game.hpp"
+#include "lib/base/eigen_vectors.hpp"
 #include "lib/base/error.hpp"
 #include "lib/base/run_limits.hpp"
 #include "lib/learn/cut_model.hpp"
@@ -140,7 +141,7 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     // and bound stays valid, only their tightness depends on the gap).
     const double game_tolerance = std::max(0.1 * options.tolerance, 0.1 * bundle.predicted_decrease());
     const Eigen::VectorXd psi = x * theta;
-    const auto game = make_binary_game(settings, std::vector<double>(psi.data(), psi.data() + psi.size()), problem.labels);
+    const auto game = make_binary_game(settings, to_std_vector(psi), problem.labels);
     const auto& column_features = restricted.column_data();
     Eigen::VectorXd offsets(static_cast<Eigen::Index>(column_features.size()));
     for (std::size_t j = 0; j < column_features.size(); ++j)

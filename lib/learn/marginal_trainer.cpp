@@ -9,6 +9,7 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 
+#include "lib/base/eigen_vectors.hpp"
 #include "lib/base/error.hpp"
 #include "lib/game/double_oracle.hpp"
 #include "lib/learn/cut_model.hpp"
@@ -98,7 +99,7 @@ BinaryModel train_binary_mpg_over_marginals(const BinaryProblem& problem, const 
     if (options.max_game_solves > 0)
       game_options.max_rounds = static_cast<int>(std::max(1L, options.max_game_solves - summary.game_rounds));
     const Eigen::VectorXd psi = x * theta;
-    const auto game = make_binary_game(settings, std::vector<double>(psi.data(), psi.data() + psi.size()), problem.labels);
+    const auto game = make_binary_game(settings, to_std_vector(psi), problem.labels);
     // The warm start keeps the previous game's action sizes, not its segment boundaries: those are
     // ranks in the previous theta's order, and carried along the path they accumulate (on
     // syn1000 the LPs grew until one game took 25 s instead of 1 s).

@@ -9,6 +9,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "lib/base/eigen_vectors.hpp"
 #include "lib/base/error.hpp"
 #include "lib/base/run_limits.hpp"
 
@@ -16,7 +17,7 @@ namespace mpg {
 namespace {
 
 double top_k_sum(const Eigen::VectorXd& m, std::size_t k) {
-  std::vector<double> values(m.data(), m.data() + m.size());
+  std::vector<double> values = to_std_vector(m);
   std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k - 1), values.end(),
                    std::greater<>());
   double sum = 0.0;
@@ -289,7 +290,7 @@ BinaryModel train_precision_at_k_mpg(const BinaryProblem& problem, const MetricS
   // F(theta) exactly, from the closed-form game: v(theta) = the adversary's best-response value.
   auto try_primal = [&](const Eigen::VectorXd& theta) {
     const Eigen::VectorXd psi = x * theta;
-    const auto eq = solve_precision_at_k_game(std::vector<double>(psi.data(), psi.data() + psi.size()), k);
+    const auto eq = solve_precision_at_k_game(to_std_vector(psi), k);
     const double objective = 0.5 * lambda * theta.squaredNorm() - theta.dot(g) - eq.adversary_response_value;
     if (objective < summary.objective) {
       summary.objective = objective;

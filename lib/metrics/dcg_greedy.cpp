@@ -22,6 +22,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "lib/base/eigen_vectors.hpp"
 #include "lib/base/error.hpp"
 #include "lib/metrics/dcg.hpp"
 
@@ -137,7 +138,7 @@ std::vector<int> sorted_by_value(const Eigen::VectorXd& c, const std::vector<int
 // How far c (with sum D(n)) is outside the permutahedron: max_m (sum of the m largest c) - D(m),
 // or <= 0 inside.
 double permutahedron_violation(const Eigen::VectorXd& c, const std::vector<double>& top_sum) {
-  std::vector<double> v(c.data(), c.data() + c.size());
+  std::vector<double> v = to_std_vector(c);
   std::sort(v.begin(), v.end(), std::greater<>());
   double prefix = 0.0, worst = -INFINITY;
   for (std::size_t m = 0; m < v.size(); ++m) {

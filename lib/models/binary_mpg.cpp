@@ -9,6 +9,7 @@
 #include <set>
 
 #include "lib/base/choices.hpp"
+#include "lib/base/eigen_vectors.hpp"
 #include "lib/base/error.hpp"
 #include "lib/base/overloaded.hpp"
 #include "lib/base/io.hpp"
@@ -18,8 +19,6 @@
 
 namespace mpg {
 namespace {
-
-std::vector<double> to_std(const Eigen::VectorXd& v) { return {v.data(), v.data() + v.size()}; }
 
 }  // namespace
 
@@ -92,7 +91,7 @@ Eigen::VectorXd features_of(const SparseRowMatrix& x, const BinaryAction& action
 
 double BinaryMpgObjective::evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) {
   const Eigen::VectorXd psi = problem_.features * theta;
-  const auto game = make_binary_game(settings_, to_std(psi), problem_.labels);
+  const auto game = make_binary_game(settings_, to_std_vector(psi), problem_.labels);
   if (const auto exact = game->exact_equilibrium(game_options_.tolerance)) {
     statistics_.record(exact->summary.converged(), exact->summary.gap, exact->summary.seconds);
     // E_Q*[Phi] = sum_j q_j Phi(x, y_j) (exact equilibria have a pure adversary strategy).
@@ -163,7 +162,7 @@ nlohmann::json BinaryModel::to_json() const {
   j["bias"] = bias;
   j["positive_label"] = positive_label;
   j["feature_count"] = feature_count;
-  j["theta"] = to_std(theta);
+  j["theta"] = to_std_vector(theta);
   return j;
 }
 
@@ -366,7 +365,7 @@ BinaryPrediction predict_binary_mpg(const BinaryModel& model, const BinaryProble
   const Eigen::VectorXd theta = model.aligned_theta(problem.features.cols() - 1);
   const Eigen::VectorXd psi = problem.potentials(theta);
   const BinaryAction gold = positives_of(problem.labels);
-  const auto game = make_binary_game(model.settings, to_std(psi), problem.labels);
+  const auto game = make_binary_game(model.settings, to_std_vector(psi), problem.labels);
   BinaryPrediction prediction;
   prediction.k = metric_k(model.settings, problem.labels);
   // The decision: the equilibrium's likeliest action, or for F1 by default the maximin action.
@@ -374,7 +373,7 @@ BinaryPrediction predict_binary_mpg(const BinaryModel& model, const BinaryProble
     prediction.likeliest_score = game->score(prediction.likeliest_action, gold);
     prediction.action = prediction.likeliest_action;
     if (options.decision == DecisionRule::maximin && model.settings.metric == BinaryMetric::f1) {
-      F1Decision maximin = f1_maximin_decision(to_std(psi));
+      F1Decision maximin = f1_maximin_decision(to_std_vector(psi));
       prediction.action = std::move(maximin.action);
       prediction.guarantee = maximin.guarantee;
       prediction.decision = DecisionRule::maximin;

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "lib/base/eigen_vectors.hpp"
 #include "lib/base/error.hpp"
 
 namespace mpg {
@@ -23,7 +24,7 @@ void ParseGames::add_gold_features(std::size_t i, Eigen::VectorXd& sum) const {
 
 ParseGames::Solution ParseGames::solve(std::size_t i, const Eigen::VectorXd& theta, Warm& warm) const {
   const ParseExample& example = examples_[i];
-  const std::vector<double> potentials(theta.data(), theta.data() + theta.size());
+  const std::vector<double> potentials = to_std_vector(theta);
   const CfgHammingGame game(grammar_, example.tags, potentials, options_.score);
   // Seeds: last evaluation's supports and the gold parse for both players.
   std::vector<CnfParse> rows = warm.rows, columns = warm.columns;
