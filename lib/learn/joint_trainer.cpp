@@ -990,7 +990,8 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     const long best_l = std::min_element(adversary_by_size.begin(), adversary_by_size.end()) - adversary_by_size.begin();
     const double guaranteed = adversary_by_size[static_cast<std::size_t>(best_l)] + theta.dot(gold_features) -
                               0.5 * lambda * theta.squaredNorm();
-    if (-guaranteed < summary.objective) {
+    const bool improved = -guaranteed < summary.objective;
+    if (improved) {
       summary.objective = -guaranteed;
       best_theta = theta;
     }
@@ -1058,7 +1059,11 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     if ((theta - center).cwiseAbs().maxCoeff() >= (1.0 - 1e-9) * radius) radius *= 2.0;
     center = best_theta;
     lp.set_trust_region(center, radius);
-    lp.drop_idle_sizes(predictor, adversary, options.drop_idle_rounds, best_k, best_l);
+    // Idle sizes leave only in a round that improved the objective (a serious step, in bundle
+    // terms): after a null step the model must keep what cut the rejected theta off, or the next
+    // LP may propose it again (dropped there, OPTDIGITS class 7 at lambda = 2^-4 stalled at gap
+    // 4.7e-5 for an hour; docs/methods.md).
+    lp.drop_idle_sizes(predictor, adversary, improved ? options.drop_idle_rounds : 0, best_k, best_l);
     summary.response_seconds += seconds_since(response_start);
 
     summary.predictor_sizes = lp.predictor_sizes();

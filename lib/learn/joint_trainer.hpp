@@ -55,7 +55,8 @@ struct JointTrainOptions {
   // false: a column (row) for every pair until the fixings remove it.
   bool sparse_growth = true;
   // Sizes without weight for this many rounds (not the players' current best sizes) leave the
-  // LP; a best response brings them back. 0 = never.
+  // LP, each at most once and only in a round that improved the objective; a best response
+  // brings them back. 0 = never.
   int drop_idle_rounds = 10;
   // theta's first trust region is around a point along Phi_gold (start_potential below) or
   // around 0 (on ADULT's many nearly identical examples its LPs stall: docs/methods.md).
