@@ -441,7 +441,9 @@ TEST_CASE("F1 validation without its game: the maximin action's score, no game g
 // Table VIII's OPTDIGITS class 7 at lambda = 2^-4: when the joint trainer dropped idle sizes in
 // rounds that did not improve the objective, the sizes near the 253 positives left, the gap stood at
 // 4.7e-5 and the training ran into the spec's one-hour cap; it certifies in 51 rounds (docs/methods.md).
-TEST_CASE("The Table VIII training that stalled on dropped sizes certifies", "[harness]") {
+// At lambda = 1/4 GLPK failed on the LP of round 4 (strict, advanced basis, scaled copy, primal
+// simplex) and the training stopped; through the presolver it certifies in 27 rounds.
+TEST_CASE("The Table VIII trainings that stalled on dropped sizes or failed in GLPK certify", "[harness]") {
   if (!optdigits_present()) {
     WARN("skipped: optdigits is not in " << data_directory());
     return;
@@ -450,7 +452,7 @@ TEST_CASE("The Table VIII training that stalled on dropped sizes certifies", "[h
   nlohmann::json spec = small_spec();
   spec["datasets"]["OPT"]["classes"] = {7};
   spec["protocol"]["split_seed"] = 2017;
-  spec["methods"] = nlohmann::json::parse(R"({"MPG": {"kind": "mpg", "lambda": [0.0625], "trainer": "joint",
+  spec["methods"] = nlohmann::json::parse(R"({"MPG": {"kind": "mpg", "lambda": [0.0625, 0.25], "trainer": "joint",
     "max_seconds": 600, "solve_validation_game": false, "game_solver": "double_oracle", "max_game_iterations": 0}})");
   spec["published"] = {{"MPG", {{"OPT", 0.9}}}};
   RunOptions options;

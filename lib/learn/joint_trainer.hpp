@@ -72,7 +72,8 @@ struct JointTrainOptions {
   double initial_free_factor = 1.5;
   // Simplex iterations per attempt at the strict tolerances (warm, then from GLPK's advanced
   // basis); 0 = 2 x (rows + columns) + 5,000. When both attempts fail, a scaled copy of the LP is
-  // solved at GLPK's default tolerances ("rescued"), then the primal simplex runs uncapped.
+  // solved at GLPK's default tolerances, then a copy through GLPK's presolver (either "rescued"),
+  // then the primal simplex runs uncapped.
   int pivot_limit = 0;
   std::function<void(const JointTrainSummary&)> progress;  // after every round
 };
