@@ -76,6 +76,13 @@ bool optdigits_present() {
   return fs::exists(fs::path(data_directory()) / "optdigits" / "optdigits.tra");
 }
 
+// True (with a warning) when the shared data has no OPTDIGITS: the calling test returns.
+bool skipped_without_optdigits() {
+  if (optdigits_present()) return false;
+  WARN("skipped: optdigits is not in " << data_directory());
+  return true;
+}
+
 }  // namespace
 
 TEST_CASE("The shipped specs are valid, with and without --quick", "[harness]") {
@@ -234,10 +241,7 @@ TEST_CASE("Splits are reproducible, disjoint and of the requested size", "[harne
 }
 
 TEST_CASE("A wrong sha256 is an error naming the file", "[harness]") {
-  if (!optdigits_present()) {
-    WARN("skipped: optdigits is not in " << data_directory());
-    return;
-  }
+  if (skipped_without_optdigits()) return;
   TempDir dir;
   fs::create_directories(dir.path() / "optdigits");
   for (const char* f : {"optdigits.tra", "optdigits.tes"})
@@ -263,10 +267,7 @@ TEST_CASE("A wrong sha256 is an error naming the file", "[harness]") {
 }
 
 TEST_CASE("Rerun is served from the cache; a lost cell is recomputed; same tables", "[harness]") {
-  if (!optdigits_present()) {
-    WARN("skipped: optdigits is not in " << data_directory());
-    return;
-  }
+  if (skipped_without_optdigits()) return;
   TempDir dir;
   const std::string spec_path = write_spec(dir, small_spec());
   RunOptions options;
@@ -308,10 +309,7 @@ TEST_CASE("Rerun is served from the cache; a lost cell is recomputed; same table
 }
 
 TEST_CASE("A run killed mid-way leaves no tables and resumes to the same tables", "[harness]") {
-  if (!optdigits_present()) {
-    WARN("skipped: optdigits is not in " << data_directory());
-    return;
-  }
+  if (skipped_without_optdigits()) return;
   TempDir dir;
   nlohmann::json spec = small_spec();
   spec["datasets"]["OPT"]["classes"] = {0, 1, 2};
@@ -373,10 +371,7 @@ TEST_CASE("A run killed mid-way leaves no tables and resumes to the same tables"
 }
 
 TEST_CASE("Capped MPG trainings and games are listed in the notes and as the causes of a miss", "[harness]") {
-  if (!optdigits_present()) {
-    WARN("skipped: optdigits is not in " << data_directory());
-    return;
-  }
+  if (skipped_without_optdigits()) return;
   TempDir dir;
   nlohmann::json spec = capped_mpg_spec();
   spec["tolerance"] = 0.0;  // the MPG row is outside tolerance (unless it scores exactly 0.9)
@@ -411,10 +406,7 @@ TEST_CASE("Capped MPG trainings and games are listed in the notes and as the cau
 }
 
 TEST_CASE("F1 validation without its game: the maximin action's score, no game gap reported", "[harness]") {
-  if (!optdigits_present()) {
-    WARN("skipped: optdigits is not in " << data_directory());
-    return;
-  }
+  if (skipped_without_optdigits()) return;
   TempDir dir;
   nlohmann::json spec = capped_mpg_spec();
   RunOptions options;
@@ -444,10 +436,7 @@ TEST_CASE("F1 validation without its game: the maximin action's score, no game g
 // At lambda = 1/4 GLPK failed on the LP of round 4 (strict, advanced basis, scaled copy, primal
 // simplex) and the training stopped; through the presolver it certifies in 27 rounds.
 TEST_CASE("The Table VIII trainings that stalled on dropped sizes or failed in GLPK certify", "[harness]") {
-  if (!optdigits_present()) {
-    WARN("skipped: optdigits is not in " << data_directory());
-    return;
-  }
+  if (skipped_without_optdigits()) return;
   TempDir dir;
   nlohmann::json spec = small_spec();
   spec["datasets"]["OPT"]["classes"] = {7};
@@ -465,10 +454,7 @@ TEST_CASE("The Table VIII trainings that stalled on dropped sizes or failed in G
 }
 
 TEST_CASE("A data set's method settings replace the method's own there, and the tables list them", "[harness]") {
-  if (!optdigits_present()) {
-    WARN("skipped: optdigits is not in " << data_directory());
-    return;
-  }
+  if (skipped_without_optdigits()) return;
   TempDir dir;
   nlohmann::json spec = small_spec();
   spec["datasets"]["OPT2"] = spec["datasets"]["OPT"];
@@ -592,10 +578,7 @@ int run_in(const fs::path& directory, const std::string& command) {
 
 TEST_CASE("Cache keys hold the code stamp: other code recomputes every cell, an unknown stamp caches nothing",
           "[harness]") {
-  if (!optdigits_present()) {
-    WARN("skipped: optdigits is not in " << data_directory());
-    return;
-  }
+  if (skipped_without_optdigits()) return;
   TempDir dir;
   const std::string spec_path = write_spec(dir, small_spec());
   RunOptions options;

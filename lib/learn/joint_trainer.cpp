@@ -486,14 +486,29 @@ class JointLp {
     return attempt(GLP_PRIMAL);
   }
 
+  using Problem = std::unique_ptr<glp_prob, decltype(&glp_delete_prob)>;
+  Problem copy_of_lp() const {
+    Problem copy(glp_create_prob(), glp_delete_prob);
+    glp_copy_prob(copy.get(), lp_.get(), GLP_ON);
+    return copy;
+  }
+  // Solves a rescue copy with `parameters`; when it is optimal it replaces the LP (same row and
+  // column numbers) and counts as rescued.
+  Solve adopt_if_solved(Problem copy, const glp_smcp& parameters) {
+    const int code = glp_simplex(copy.get(), &parameters);
+    if (code == GLP_ETMLIM) return Solve::time_limit;
+    if (code != 0 || glp_get_status(copy.get()) != GLP_OPT) return Solve::failed;
+    lp_ = std::move(copy);
+    ++rescued_;
+    return Solve::optimal;
+  }
   // The rescue when the strict simplex fails (numerical trouble at small lambda, where the
   // adversary's moments must match Phi_gold to within lambda |theta*|): a copy of the LP, scaled
   // by GLPK, solved from its advanced basis at GLPK's default tolerances (1e-7). On success the
   // copy replaces the LP (same row and column numbers). Any solution serves: the bounds come from
   // best responses to the strategies it gives, whatever its accuracy; later rounds are strict again.
   Solve solve_rescaled(double seconds) {
-    std::unique_ptr<glp_prob, decltype(&glp_delete_prob)> copy(glp_create_prob(), glp_delete_prob);
-    glp_copy_prob(copy.get(), lp_.get(), GLP_ON);
+    Problem copy = copy_of_lp();
     glp_term_out(GLP_OFF);
     glp_scale_prob(copy.get(), GLP_SF_AUTO);
     glp_adv_basis(copy.get(), 0);
@@ -506,31 +521,19 @@ class JointLp {
     // 1/2, round 4) took 282,202 dual iterations here, then the training certified.
     relaxed.it_lim = 100 * (glp_get_num_rows(copy.get()) + glp_get_num_cols(copy.get())) + 100000;
     relaxed.tm_lim = glpk_time_limit(seconds);
-    const int code = glp_simplex(copy.get(), &relaxed);
-    if (code == GLP_ETMLIM) return Solve::time_limit;
-    if (code != 0 || glp_get_status(copy.get()) != GLP_OPT) return Solve::failed;
-    lp_ = std::move(copy);
-    ++rescued_;
-    return Solve::optimal;
+    return adopt_if_solved(std::move(copy), relaxed);
   }
   // The next rescue: a copy solved through GLPK's LP presolver, which builds the basis anew (the
   // scaled copy of OPTDIGITS class 7, lambda = 1/4, round 4 was declared infeasible, which this LP
   // never is: z has no lower bound; presolved: optimal in 1.2 s, and the training certified).
   Solve solve_presolved(double seconds) {
-    std::unique_ptr<glp_prob, decltype(&glp_delete_prob)> copy(glp_create_prob(), glp_delete_prob);
-    glp_copy_prob(copy.get(), lp_.get(), GLP_ON);
     glp_smcp presolved;
     glp_init_smcp(&presolved);
     presolved.msg_lev = simplex_.msg_lev;
     presolved.presolve = GLP_ON;
     presolved.meth = GLP_DUALP;
     presolved.tm_lim = glpk_time_limit(seconds);
-    const int code = glp_simplex(copy.get(), &presolved);
-    if (code == GLP_ETMLIM) return Solve::time_limit;
-    if (code != 0 || glp_get_status(copy.get()) != GLP_OPT) return Solve::failed;
-    lp_ = std::move(copy);
-    ++rescued_;
-    return Solve::optimal;
+    return adopt_if_solved(copy_of_lp(), presolved);
   }
   long rescued() const { return rescued_; }
   void set_pivot_limit(int limit) { pivot_limit_ = limit; }
