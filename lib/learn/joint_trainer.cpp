@@ -504,9 +504,9 @@ class JointLp {
   }
   // The rescue when the strict simplex fails (numerical trouble at small lambda, where the
   // adversary's moments must match Phi_gold to within lambda |theta*|): a copy of the LP, scaled
-  // by GLPK, solved from its advanced basis at GLPK's default tolerances (1e-7). On success the
-  // copy replaces the LP (same row and column numbers). Any solution serves: the bounds come from
-  // best responses to the strategies it gives, whatever its accuracy; later rounds are strict again.
+  // by GLPK, solved from its advanced basis at GLPK's default tolerances (1e-7). Any solution
+  // serves: the bounds come from best responses to the strategies it gives, whatever its accuracy;
+  // later rounds are strict again.
   Solve solve_rescaled(double seconds) {
     Problem copy = copy_of_lp();
     glp_term_out(GLP_OFF);
@@ -851,7 +851,7 @@ class JointLp {
   long n_;
   int d_;
   double lambda_, spacing_, box_;
-  std::unique_ptr<glp_prob, decltype(&glp_delete_prob)> lp_;
+  Problem lp_;
   long rescued_ = 0;  // LPs solved by solve_rescaled
   int pivot_limit_ = 0;  // per strict attempt; 0 = by the LP's size
   glp_smcp simplex_;
