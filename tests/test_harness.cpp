@@ -430,6 +430,48 @@ TEST_CASE("F1 validation without its game: the maximin action's score, no game g
                     Catch::Contains("methods.MPG.solve_validation_game: only F1 tables"));
 }
 
+TEST_CASE("Binary F1 tables add MPG's test games scored by the likeliest action and by expected F1", "[harness]") {
+  if (skipped_without_optdigits()) return;
+  TempDir dir;
+  nlohmann::json spec = capped_mpg_spec();
+  spec["methods"]["LR"] = {{"kind", "logistic_regression"}, {"lambda", {1}}};
+  RunOptions options;
+  options.results_directory = (dir.path() / "results").string();
+  options.progress = false;
+  const RunSummary run = run_experiment(write_spec(dir, spec), options);
+  const auto tables = nlohmann::json::parse(read_file(run.result_files[2]));
+  nlohmann::json task;
+  for (const auto& t : tables["tasks"])
+    if (t["method"] == "MPG") task = t;
+  REQUIRE(task.is_object());
+  std::map<std::string, nlohmann::json> rows;
+  for (const auto& row : tables["rows"]) rows[row["method"].get<std::string>()] = row;
+  INFO(tables["rows"].dump(1));
+  // One task: each extra row is that task's score under its rule, without a published value.
+  REQUIRE(rows.count("MPG (likeliest action)") == 1);
+  REQUIRE(rows.count("MPG (expected f1)") == 1);
+  CHECK(rows["MPG (likeliest action)"]["ours"] == task["test_likeliest"]);
+  CHECK(rows["MPG (expected f1)"]["ours"] == task["test_expected"]);
+  for (const char* rule : {"MPG (likeliest action)", "MPG (expected f1)"}) {
+    CHECK_FALSE(rows[rule].contains("published"));
+    CHECK_FALSE(rows[rule].contains("within_tolerance"));
+    const double score = rows[rule]["ours"].get<double>();
+    CHECK(score >= 0.0);
+    CHECK(score <= 1.0);
+  }
+  CHECK(rows["MPG"]["ours"] == task["test"]);
+  // LR has no game: no extra rows; the tally counts only the rows with published values.
+  CHECK(rows.size() == 4);
+  CHECK(run.published_cells == 1);
+  CHECK_THAT(read_file(run.result_files[0]), Catch::Contains("| OPT | MPG (likeliest action) |"));
+  // A P@k table has no such rows (its rule is the top k, which every equilibrium shares).
+  spec["metric"] = "precision_at_k";
+  options.results_directory = (dir.path() / "pk").string();
+  const auto pk = nlohmann::json::parse(read_file(run_experiment(write_spec(dir, spec), options).result_files[2]));
+  CHECK(pk["rows"].size() == 2);
+  for (const auto& t : pk["tasks"]) CHECK_FALSE(t.contains("test_likeliest"));
+}
+
 // Table VIII's OPTDIGITS class 7 at lambda = 2^-4: when the joint trainer dropped idle sizes in
 // rounds that did not improve the objective, the sizes near the 253 positives left, the gap stood at
 // 4.7e-5 and the training ran into the spec's one-hour cap; it certifies in 51 rounds (docs/methods.md).

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "baselines/logistic_regression.hpp"
@@ -506,12 +507,17 @@ Tables BinaryRun::tables(const Outcome& outcome) const {
                         {{"seconds", "time (s)", 1}, {"published_seconds", "published time (s)", 0}}, tolerance_);
   json task_rows = json::array();
   std::vector<std::string> notes;
+  bool other_rules_shown = false;
   for (const auto& data : datasets_)
     for (const auto& [method, m] : spec_["methods"].items()) {
       const std::string grid = binary_method(m["kind"].get<std::string>()).kind.parameters.grid()->name;
       // What the run itself recorded that can explain a miss: caps hit, and a data substitute.
       int grid_cells = 0, capped_trainings = 0, capped_validation_games = 0, capped_test_games = 0, tasks = 0;
       double seconds = 0.0, total = 0.0;
+      // MPG's F1 test games also score the papers' likeliest action and the expected F1 of the
+      // equilibrium (lib/models/binary_mpg.hpp); macro-averaged like the table's own rule.
+      double likeliest_total = 0.0, expected_total = 0.0;
+      int other_rule_tasks = 0;
       std::vector<double> parameters;
       for (std::size_t i = 0; i < cells_.size(); ++i) {
         if (cells_[i].dataset != data.get() || cells_[i].method != method) continue;
@@ -542,11 +548,19 @@ Tables BinaryRun::tables(const Outcome& outcome) const {
         ++tasks;
         const double value = plans_[i].parameters.number(grid);
         parameters.push_back(value);
-        task_rows.push_back({{"task", data->task_name(positive)},
-                             {"method", method},
-                             {grid, value},
-                             {"validation", outcome.validation[i]["validation_score"]},
-                             {"test", result["test_score"]}});
+        json task_row = {{"task", data->task_name(positive)},
+                         {"method", method},
+                         {grid, value},
+                         {"validation", outcome.validation[i]["validation_score"]},
+                         {"test", result["test_score"]}};
+        if (result.contains("test_likeliest_score") && metric_.metric == BinaryMetric::f1) {
+          task_row["test_likeliest"] = result["test_likeliest_score"];
+          task_row["test_expected"] = result["test_expected_score"];
+          likeliest_total += result["test_likeliest_score"].get<double>();
+          expected_total += result["test_expected_score"].get<double>();
+          ++other_rule_tasks;
+        }
+        task_rows.push_back(std::move(task_row));
         if (result.contains("test_game") && !result["test_game"].value("converged", true)) {
           notes.push_back(fmt::format("{} {}: the test game did not converge (gap {:.2e})", data->task_name(positive),
                                       method, result["test_game"]["gap"].get<double>()));
@@ -574,6 +588,12 @@ Tables BinaryRun::tables(const Outcome& outcome) const {
                                     *ours - *pub,
                                     row.causes.empty() ? std::string("no cap or data substitute recorded (see the table's notes)")
                                                        : fmt::format("{}", fmt::join(row.causes, "; "))));
+      if (other_rule_tasks > 0 && other_rule_tasks == tasks) {
+        // The same test games under the other two rules: no published value (the papers report one rule).
+        table.add({data->label, method + " (likeliest action)"}, likeliest_total / tasks, std::nullopt);
+        table.add({data->label, method + " (expected f1)"}, expected_total / tasks, std::nullopt);
+        other_rules_shown = true;
+      }
     }
 
   Tables out;
@@ -610,6 +630,11 @@ Tables BinaryRun::tables(const Outcome& outcome) const {
   md += "\n## Notes\n\n";
   for (const auto& note : spec_.value("notes", json::array())) md += "- " + note.get<std::string>() + "\n";
   for (const auto& note : notes) md += "- " + note + "\n";
+  if (other_rules_shown)
+    md += "- Rows \"(likeliest action)\" and \"(expected f1)\": the same MPG test games scored by two other rules, "
+          "without published values: the likeliest action of the predictor's equilibrium strategy the solver "
+          "returned (the papers' rule; it can differ between exact equilibria), and the expected F1 of that "
+          "strategy, E_P[F1(Y_hat, y)]. The MPG row itself is the maximin action (lib/metrics/f1_decision.hpp).\n";
   for (const auto& [method, m] : spec_["methods"].items()) {
     const std::string kind = m["kind"].get<std::string>();
     if (kind != "ssvm" && kind != "ssvm_top_k") continue;
