@@ -1,5 +1,5 @@
 // The learners of Parambath's thesis ch. 2 behind the CostSensitiveLearner interface of
-// lib/learn/f_measure_reduction.hpp (binary relevance: one binary problem per label, trained on
+// baselines/f_measure_reduction.hpp (binary relevance: one binary problem per label, trained on
 // the training part, scored on the validation and test parts):
 //   linear_svm     class-weighted hinge SVM, LIBLINEAR -s 3's problem, in-tree solver
 //                  (baselines/weighted_svm.hpp: 50,000-pass cap, warm start along C);
@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "baselines/f_measure_reduction.hpp"
 #include "baselines/kernel_svm.hpp"
 #include "baselines/liblinear.hpp"
 #include "baselines/structured_svm.hpp"
 #include "baselines/weighted_svm.hpp"
-#include "lib/learn/f_measure_reduction.hpp"
 
 namespace mpg {
 

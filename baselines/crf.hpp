@@ -1,15 +1,15 @@
 // Linear-chain CRF baseline of thesis Table X (§2.3, Eqs. 2.7-2.14), L2-regularized:
 //     f(theta)  = sum_i [ log Z(x_i, theta) - theta . Phi(x_i, y_i) ] + lambda/2 ||theta||^2   (Eq. 2.11)
 //     grad f    = sum_i [ E_{p(y|x_i)} Phi(x_i, y) - Phi(x_i, y_i) ] + lambda theta           (Eqs. 2.12-2.13)
-// with unigram (feature x label) and label-bigram (with START) features (lib/models/linear_chain.hpp),
+// with unigram (feature x label) and label-bigram (with START) features (lib/structures/linear_chain.hpp),
 // minimized by L-BFGS (liblbfgs through mpg::minimize) from theta = 0; prediction by Viterbi.
 #pragma once
 
 #include <Eigen/Dense>
 #include <vector>
 
-#include "lib/models/linear_chain.hpp"
 #include "lib/learn/optimizer.hpp"
+#include "lib/structures/linear_chain.hpp"
 
 namespace mpg {
 

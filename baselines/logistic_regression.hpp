@@ -19,7 +19,7 @@
 
 namespace mpg {
 
-// The same type as in lib/models/binary_mpg.hpp: n x (d + 1) features, bias column last.
+// The same type as in lib/models/binary/binary_mpg.hpp: n x (d + 1) features, bias column last.
 using SparseRowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
 struct LogisticRegressionOptions {

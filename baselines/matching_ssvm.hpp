@@ -10,7 +10,7 @@
 // matching: L is additive over links, so argmax_y Delta_n(y) + w . Psi_n(y) takes edge weights
 //     w . phi(e) + c_fp [e not in P] - c_fn [e in S]
 // (Hungarian algorithm, lib/game/bipartite_matching.hpp). Trained by the 1-slack cutting-plane
-// algorithm (baselines/one_slack_cutting_plane.hpp), which certifies the objective within
+// algorithm (lib/learn/one_slack_cutting_plane.hpp), which certifies the objective within
 // C epsilon of the optimum. Prediction: the maximum-weight matching under w . phi(e).
 #pragma once
 
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "baselines/one_slack_cutting_plane.hpp"
+#include "lib/learn/one_slack_cutting_plane.hpp"
 #include "lib/models/alignment_mpg.hpp"
 
 namespace mpg {
@@ -32,7 +32,7 @@ struct MatchingSsvmOptions {
 
 // converged, iterations, constraints, objective (1/2 ||w||^2 + C xi(w) at the returned w),
 // dual_objective (a lower bound on the optimum), slack (xi(w): the average loss-augmented
-// hinge), seconds: baselines/one_slack_cutting_plane.hpp.
+// hinge), seconds: lib/learn/one_slack_cutting_plane.hpp.
 struct MatchingSsvmSummary : OneSlackSummary {
   double training_loss = 0.0;  // average L of the predicted matchings on the training pairs
   std::string message;

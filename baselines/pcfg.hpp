@@ -1,6 +1,6 @@
 // STAND-IN for the Stanford parser of thesis Table XIV (Klein & Manning 2003's unlexicalized
 // parser, not available here): maximum-likelihood PCFGs read off the training trees and decoded by
-// Viterbi CYK over the given POS tags (lib/models/cfg.hpp). Two presets:
+// Viterbi CYK over the given POS tags (lib/structures/cfg.hpp). Two presets:
 //   treebank:   the plain treebank grammar (Charniak 1996): full-memory right binarization
 //               (h = -1, equivalent to the n-ary rules), no annotation;
 //   markovized: parent annotation (v = 2) and second-order horizontal Markovization (h = 2),
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "lib/data/ptb.hpp"
-#include "lib/models/cfg.hpp"
+#include "lib/structures/cfg.hpp"
 
 namespace mpg {
 

@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "lib/base/error.hpp"
-#include "baselines/one_slack_cutting_plane.hpp"
+#include "lib/learn/one_slack_cutting_plane.hpp"
 
 namespace mpg {
 namespace {

@@ -12,7 +12,7 @@
 // positives (loss "precision_at_k"). Trained by the 1-slack cutting-plane algorithm (Joachims
 // 2005, Alg. 2): the most violated constraint is found by exact loss-augmented inference over
 // contingency tables and added to a working set whose dual, a QP over the simplex, is re-solved
-// exactly (baselines/simplex_qp_active_set.hpp).
+// exactly (lib/learn/simplex_qp_active_set.hpp).
 // Prediction: sign(w . x_i) (SSVM) or the top k of w . x_i (SSVM', thesis §5.3); the rules are
 // predict_threshold / predict_top_k of baselines/logistic_regression.hpp.
 #pragma once
@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "baselines/logistic_regression.hpp"
-#include "baselines/one_slack_cutting_plane.hpp"
+#include "lib/learn/one_slack_cutting_plane.hpp"
 
 namespace mpg {
 
@@ -55,7 +55,7 @@ struct StructuredSvmModel {
 
 // status, iterations, constraints, objective (primal 1/2 ||w||^2 + C xi(w) at the returned
 // w, exact xi), dual_objective (a lower bound), slack (xi(w), the largest violation over all
-// labellings), seconds, to_json(): baselines/one_slack_cutting_plane.hpp.
+// labellings), seconds, to_json(): lib/learn/one_slack_cutting_plane.hpp.
 struct StructuredSvmSummary : OneSlackSummary {
   std::string message;  // the one-line report
   std::string report() const { return message; }
@@ -81,7 +81,7 @@ LossAugmentedLabelling most_violated_labelling(const Eigen::VectorXd& scores,
                                                StructuredSvmLoss loss, std::size_t k = 0);
 
 // Trains from w = 0, or warm-started from `warm`: the cuts a previous training on the SAME
-// features, labels and loss left there (any C; OneSlackCuts of baselines/one_slack_cutting_plane.hpp),
+// features, labels and loss left there (any C; OneSlackCuts of lib/learn/one_slack_cutting_plane.hpp),
 // which this training replaces by its own. Throws mpg::Error for C <= 0 or non-finite, epsilon <= 0,
 // max_iterations < 1, an unknown loss, k outside [1, n] for precision_at_k, labels other than 0/1,
 // a label count different from the row count, or non-finite features.

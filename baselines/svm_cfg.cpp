@@ -8,8 +8,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "baselines/one_slack_cutting_plane.hpp"
 #include "lib/base/error.hpp"
+#include "lib/learn/one_slack_cutting_plane.hpp"
 #include "lib/metrics/cfg_hamming.hpp"
 
 namespace mpg {
@@ -57,7 +57,7 @@ std::vector<double> train_svm_cfg(const Grammar& grammar, const std::vector<Pars
     for (const auto& [rule, count] : rule_counts(grammar, e.tags, e.gold)) gold_features[rule] += count / N;
   }
 
-  // 1-slack cutting plane (baselines/one_slack_cutting_plane.hpp) with slack weight C: the most
+  // 1-slack cutting plane (lib/learn/one_slack_cutting_plane.hpp) with slack weight C: the most
   // violated constraint at w is g = mean_i(Phi(y_i) - Phi(ybar_i)), l = mean_i Delta(y_i, ybar_i).
   SvmCfgSummary result;
   std::vector<LossAugmentedParse> worst(examples.size());

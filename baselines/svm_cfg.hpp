@@ -1,6 +1,6 @@
 // svm_cfg: the structured SVM for CFG parsing of thesis Table XIV (SVM^struct's svm_cfg instance;
 // Tsochantaridis et al. 2004/2005), with the Hamming loss over labeled constituents and rule-count
-// features (lib/models/cfg.hpp, lib/metrics/cfg_hamming.hpp):
+// features (lib/structures/cfg.hpp, lib/metrics/cfg_hamming.hpp):
 //     min_w 1/2 ||w||^2 + C xi
 //     s.t. (1/N) sum_i w . (Phi(y_i) - Phi(ybar_i)) >= (1/N) sum_i Delta(y_i, ybar_i) - xi   for all (ybar_1..ybar_N),
 // the 1-slack form (Joachims, Finley & Yu 2009), equal to SVM^struct's n-slack objective
@@ -8,21 +8,16 @@
 // |C(y) Δ C(ybar)| counts constituents. The most violated constraint is exact loss-augmented CYK,
 //     ybar_i = argmax_ybar Delta(y_i, ybar) + w . Phi(ybar),
 // and the working-set dual (a QP over the simplex) is re-solved exactly by the active-set method
-// (baselines/simplex_qp_active_set.hpp), as baselines/structured_svm does for SVM^perf.
+// (lib/learn/simplex_qp_active_set.hpp), as baselines/structured_svm does for SVM^perf.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "baselines/one_slack_cutting_plane.hpp"
-#include "lib/models/cfg.hpp"
+#include "lib/learn/one_slack_cutting_plane.hpp"
+#include "lib/structures/cfg.hpp"
 
 namespace mpg {
-
-struct ParseExample {
-  std::vector<int> tags;  // grammar tag ids
-  CnfParse gold;          // grammatical under the grammar
-};
 
 struct SvmCfgOptions {
   double C = 1.0;         // > 0
@@ -34,7 +29,7 @@ struct SvmCfgOptions {
 
 // converged, iterations, constraints, objective (primal at the returned w, exact slack),
 // dual_objective (working-set dual, a lower bound on the optimum), slack, seconds:
-// baselines/one_slack_cutting_plane.hpp.
+// lib/learn/one_slack_cutting_plane.hpp.
 struct SvmCfgSummary : OneSlackSummary {
   double inference_seconds = 0.0;  // loss-augmented CYK
   std::string message;

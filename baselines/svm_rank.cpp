@@ -6,7 +6,7 @@
 #include <numeric>
 
 #include "lib/base/error.hpp"
-#include "lib/metrics/comparison.hpp"
+#include "lib/eval/comparison.hpp"
 
 namespace mpg {
 

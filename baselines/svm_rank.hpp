@@ -13,7 +13,7 @@
 // optimality conditions is below the tolerance.
 #pragma once
 
-#include "lib/models/svm_compare.hpp"
+#include "baselines/svm_compare.hpp"
 
 namespace mpg {
 

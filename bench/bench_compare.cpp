@@ -8,10 +8,10 @@
 #include <cmath>
 #include <random>
 
+#include "baselines/svm_compare.hpp"
 #include "baselines/svm_rank.hpp"
 #include "lib/data/simulated_pairs.hpp"
 #include "lib/models/structured_auc.hpp"
-#include "lib/models/svm_compare.hpp"
 
 namespace {
 

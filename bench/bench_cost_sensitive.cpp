@@ -10,13 +10,13 @@
 #include <filesystem>
 #include <string>
 
+#include "baselines/f_measure_reduction.hpp"
 #include "baselines/kernel_svm.hpp"
 #include "baselines/liblinear.hpp"
 #include "baselines/weighted_svm.hpp"
 #include "lib/data/adult.hpp"
 #include "lib/data/content_split.hpp"
 #include "lib/data/multilabel.hpp"
-#include "lib/learn/f_measure_reduction.hpp"
 
 namespace {
 

@@ -7,9 +7,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/solver_choice.hpp"
-#include "lib/models/binary_mpg.hpp"
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/models/binary/binary_mpg.hpp"
 
 namespace mpg::cli {
 

@@ -7,7 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "lib/base/io.hpp"
-#include "lib/models/binary_mpg_trainer.hpp"
+#include "lib/models/binary/binary_mpg_trainer.hpp"
 
 namespace mpg::cli {
 

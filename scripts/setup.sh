@@ -13,7 +13,7 @@ packages=(
   libbenchmark-dev       # Google Benchmark (bench/)
   catch2                 # Catch2 (v2.13 in bookworm; tests/)
   liblbfgs-dev           # L-BFGS for the outer learner
-  libsvm-dev             # C-SVC with a precomputed kernel (SVMcompare, lib/models/svm_compare)
+  libsvm-dev             # C-SVC with a precomputed kernel (SVMcompare, baselines/svm_compare)
   liblinear-dev          # weighted linear SVM / logistic regression (Parambath ch. 2, baselines/liblinear)
   libcli11-dev           # command line
   libtbb-dev             # parallel loops in the harness

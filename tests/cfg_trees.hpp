@@ -10,7 +10,7 @@
 
 #include "lib/data/ptb.hpp"
 #include "lib/game/game.hpp"
-#include "lib/models/cfg.hpp"
+#include "lib/structures/cfg.hpp"
 #include "tests/brute_force.hpp"
 
 namespace mpg::testing {

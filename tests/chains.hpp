@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "lib/models/linear_chain.hpp"
+#include "lib/structures/linear_chain.hpp"
 
 namespace mpg::testing {
 

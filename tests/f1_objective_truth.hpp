@@ -12,7 +12,7 @@
 
 #include "lib/game/matrix_game.hpp"
 #include "lib/metrics/f1.hpp"
-#include "lib/models/binary_mpg.hpp"
+#include "lib/models/binary/binary_mpg.hpp"
 #include "tests/brute_force.hpp"
 #include "tests/problems.hpp"
 

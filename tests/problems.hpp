@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "lib/models/binary_mpg.hpp"
+#include "lib/models/binary/binary_mpg.hpp"
 
 namespace mpg::testing {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "lib/base/error.hpp"
-#include "lib/models/alignment_features.hpp"
+#include "lib/features/alignment_features.hpp"
 
 namespace {
 

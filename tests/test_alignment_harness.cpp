@@ -1,4 +1,4 @@
-// The alignment family (lib/harness/alignment.cpp): spec validation, and whole runs on a tiny
+// The alignment family (lib/harness/families/alignment.cpp): spec validation, and whole runs on a tiny
 // synthetic English-French corpus registered with its sha256 in a registry of the test's own
 // (MPG_REGISTRY), through every method kind: the tables with 1 and 2 threads, with the rows of
 // the trial, test-part and unlabeled files permuted, and a fully cached rerun; a file whose

@@ -1,4 +1,4 @@
-// Binary MPG learner (lib/models/binary_mpg.*): the objective f(theta) = -theta . Phi(gold) - v(theta)
+// Binary MPG learner (lib/models/binary/binary_mpg.*): the objective f(theta) = -theta . Phi(gold) - v(theta)
 // + lambda/2 ||theta||^2 against the value of the full 2^n x 2^n game, its gradient against finite
 // differences, convexity, the symmetric game at theta = 0, training on a separable set, the JSON
 // model and the choice of k of precision@k.
@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "lib/models/binary_mpg.hpp"
 #include "lib/base/error.hpp"
 #include "lib/game/matrix_game.hpp"
 #include "lib/metrics/f1.hpp"
 #include "lib/metrics/precision_at_k.hpp"
+#include "lib/models/binary/binary_mpg.hpp"
 #include "tests/brute_force.hpp"
 #include "tests/problems.hpp"
 

@@ -9,7 +9,7 @@
 #include "lib/base/error.hpp"
 #include "lib/metrics/f1.hpp"
 #include "lib/metrics/precision_at_k.hpp"
-#include "lib/models/binary_mpg_trainer.hpp"
+#include "lib/models/binary/binary_mpg_trainer.hpp"
 #include "tests/problems.hpp"
 
 using namespace mpg;

@@ -9,7 +9,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/harness/experiment.hpp"
-#include "lib/models/cfg.hpp"
+#include "lib/structures/cfg.hpp"
 #include "tests/cfg_trees.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-// The chess family (lib/harness/chess.cpp, SVMcompare Fig. 6): spec validation naming the key, a
+// The chess family (lib/harness/families/chess.cpp, SVMcompare Fig. 6): spec validation naming the key, a
 // run on a synthetic game list (the tables, the Elo / Glicko / trivial baselines, the Fig. 6 CSV
 // and gnuplot script beside the published values), and a game file with a wrong sha256 refused.
 #include <catch2/catch.hpp>

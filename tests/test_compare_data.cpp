@@ -1,6 +1,6 @@
 // Data of the SVMcompare family: the sushi3 pair reader (lib/data/sushi) and the chess game reader
 // (lib/data/chess_games) on fixtures written here, with their error messages; the Elo and Glicko
-// updaters (lib/models/ratings) against hand computation and Glickman's (1999) worked example;
+// updaters (lib/features/ratings) against hand computation and Glickman's (1999) worked example;
 // the shared sushi3 and Kaggle chess files when the data directory is present.
 #include <catch2/catch.hpp>
 
@@ -13,9 +13,9 @@
 #include "lib/base/sha256.hpp"
 #include "lib/data/chess_games.hpp"
 #include "lib/data/sushi.hpp"
+#include "lib/features/chess_features.hpp"
+#include "lib/features/ratings.hpp"
 #include "lib/harness/experiment.hpp"
-#include "lib/models/chess_features.hpp"
-#include "lib/models/ratings.hpp"
 #include "tests/temp_dir.hpp"
 
 using Catch::Matchers::Contains;

@@ -1,4 +1,4 @@
-// Measures of comparison functions (lib/metrics/comparison): the threshold function, the
+// Measures of comparison functions (lib/eval/comparison): the threshold function, the
 // FP / FN / inversion counts of Table 3, the ROC curve and AUC with tied |d| grouped, the trivial
 // AUC of Eq. (20) and the threshold search of Eq. (6), on hand-computed cases (digest Part C, 004).
 #include <catch2/catch.hpp>
@@ -8,7 +8,7 @@
 #include <random>
 
 #include "lib/base/error.hpp"
-#include "lib/metrics/comparison.hpp"
+#include "lib/eval/comparison.hpp"
 
 using Catch::Matchers::Contains;
 

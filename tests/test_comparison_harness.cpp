@@ -1,4 +1,4 @@
-// The comparison family (lib/harness/comparison.cpp, SVMcompare Figs. 3-5): spec validation naming
+// The comparison family (lib/harness/families/comparison.cpp, SVMcompare Figs. 3-5): spec validation naming
 // the key, and a whole run on a small simulated pool — cells, tables, the claims, the figure CSVs
 // and gnuplot scripts, a cached rerun and the same tables with 1 and 2 threads.
 #include <catch2/catch.hpp>

@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "lib/data/conll.hpp"
 #include "lib/base/error.hpp"
+#include "lib/data/conll.hpp"
+#include "lib/eval/sequence_measures.hpp"
 #include "lib/harness/experiment.hpp"
 #include "tests/temp_dir.hpp"
 

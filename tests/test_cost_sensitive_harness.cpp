@@ -1,4 +1,4 @@
-// The cost-sensitive F-measure family (lib/harness/cost_sensitive.cpp): the shipped specs are
+// The cost-sensitive F-measure family (lib/harness/families/cost_sensitive.cpp): the shipped specs are
 // valid; spec errors name the key; a whole run on a tiny synthetic multilabel data set (its own
 // registry and files, MPG_REGISTRY / MPG_DATA_DIR) and a small Galaxy sample through every method
 // kind, giving the same tables with 1 and 2 threads and when the data file's rows are permuted;

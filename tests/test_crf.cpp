@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "baselines/crf.hpp"
-#include "lib/models/linear_chain.hpp"
+#include "lib/structures/linear_chain.hpp"
 #include "tests/chains.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-// Cutting-plane trainer (lib/learn/cutting_plane_trainer.*): its certificate brackets the true
+// Cutting-plane trainer (lib/models/binary/cutting_plane_trainer.*): its certificate brackets the true
 // objective F(theta) (the full game solved by double oracle, itself checked against the full
 // 2^n x 2^n LP in test_binary_mpg), no other theta beats its lower bound, and it is at least as
 // good as L-BFGS over exactly solved games.
@@ -8,8 +8,8 @@
 #include <cmath>
 #include <random>
 
-#include "lib/learn/cutting_plane_trainer.hpp"
 #include "lib/base/error.hpp"
+#include "lib/models/binary/cutting_plane_trainer.hpp"
 #include "tests/problems.hpp"
 
 using namespace mpg;

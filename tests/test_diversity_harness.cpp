@@ -1,4 +1,4 @@
-// The relevance-diversity family (lib/harness/diversity.cpp): spec validation, and whole runs on a
+// The relevance-diversity family (lib/harness/families/diversity.cpp): spec validation, and whole runs on a
 // tiny synthetic MovieLens data set registered with its sha256 in a registry of the test's own
 // (MPG_REGISTRY): the tables, the curve files, the claim and significance rows, a cached rerun,
 // the same tables with 1 and 2 threads and with the rating lines permuted; a file whose registry

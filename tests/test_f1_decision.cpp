@@ -15,7 +15,7 @@
 #include "lib/base/error.hpp"
 #include "lib/metrics/f1.hpp"
 #include "lib/metrics/f1_decision.hpp"
-#include "lib/models/binary_mpg.hpp"
+#include "lib/models/binary/binary_mpg.hpp"
 #include "tests/brute_force.hpp"
 #include "tests/problems.hpp"
 

@@ -1,4 +1,4 @@
-// F-measures of Parambath's thesis ch. 2 (lib/metrics/f_measure): the count and error-profile
+// F-measures of Parambath's thesis ch. 2 (lib/eval/f_measure): the count and error-profile
 // formulas, pseudo-linearity (Prop. 2, 6, 8), the Figure 2.2 example recomputed, Corollary 7 and
 // Prop. 4 on discrete distributions by brute force, and the threshold searches against brute
 // force (digest seed-003 §5 items 1-3, 6, 7, 8, 10).
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "lib/base/error.hpp"
-#include "lib/metrics/f_measure.hpp"
+#include "lib/eval/f_measure.hpp"
 
 using namespace mpg;
 

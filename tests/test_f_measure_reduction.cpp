@@ -1,4 +1,4 @@
-// The reduction of lib/learn/f_measure_reduction (thesis ch. 2, Algorithms 1-4): the grids,
+// The reduction of baselines/f_measure_reduction (thesis ch. 2, Algorithms 1-4): the grids,
 // the variants and selection rules on hand-made counts (tie-breaks, two loops vs one grid,
 // macro-F, F_max, micro-F), the bracketing search on unimodal sequences, and the grid driver
 // with a scripted learner (order of trainings, warm-start requests, pooled thresholds).
@@ -11,8 +11,8 @@
 #include <tuple>
 #include <vector>
 
+#include "baselines/f_measure_reduction.hpp"
 #include "lib/base/error.hpp"
-#include "lib/learn/f_measure_reduction.hpp"
 
 using namespace mpg;
 

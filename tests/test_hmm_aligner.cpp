@@ -7,7 +7,7 @@
 #include <functional>
 
 #include "lib/base/error.hpp"
-#include "lib/models/hmm_aligner.hpp"
+#include "lib/features/hmm_aligner.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// F1-MPG training as one saddle-point LP (lib/learn/joint_trainer.*): its certificate brackets the
+// F1-MPG training as one saddle-point LP (lib/models/binary/joint_trainer.*): its certificate brackets the
 // optimum of the full game (all 2^n actions, solved by LP), its interval overlaps those of the
 // cutting-plane and bundle trainers, and caps and impossible settings are reported.
 #include <catch2/catch.hpp>
@@ -8,9 +8,9 @@
 #include <random>
 
 #include "lib/base/error.hpp"
-#include "lib/learn/joint_trainer.hpp"
-#include "lib/learn/marginal_trainer.hpp"
 #include "lib/metrics/f1.hpp"
+#include "lib/models/binary/joint_trainer.hpp"
+#include "lib/models/binary/marginal_trainer.hpp"
 #include "tests/f1_objective_truth.hpp"
 #include "tests/problems.hpp"
 

@@ -1,4 +1,4 @@
-// Certified F1-MPG training over marginals (lib/learn/marginal_trainer.*): every cut it takes
+// Certified F1-MPG training over marginals (lib/models/binary/marginal_trainer.*): every cut it takes
 // from an inexactly solved game is a global minorant of the objective, its certificate brackets
 // the optimum of the full game (all 2^n actions, solved by LP), it reaches the objective of the
 // cutting-plane trainer over the double oracle, and warm starts change only the path.
@@ -7,8 +7,8 @@
 #include <random>
 
 #include "lib/base/error.hpp"
-#include "lib/learn/marginal_trainer.hpp"
 #include "lib/metrics/f1.hpp"
+#include "lib/models/binary/marginal_trainer.hpp"
 #include "tests/f1_objective_truth.hpp"
 #include "tests/problems.hpp"
 

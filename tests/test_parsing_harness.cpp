@@ -1,4 +1,4 @@
-// The parsing family (lib/harness/parsing.cpp): spec validation, and a whole run on a tiny
+// The parsing family (lib/harness/families/parsing.cpp): spec validation, and a whole run on a tiny
 // synthetic treebank archive registered with its sha256 in a registry of the test's own
 // (MPG_REGISTRY), through every method kind: the same tables with 1 and 2 threads and with the
 // archive's members in another order, a fully cached rerun; an archive whose registry entry has a

@@ -1,4 +1,4 @@
-// Dual P@k trainer (lib/learn/precision_at_k_trainer.*): the proximal map of the top-k sum over the
+// Dual P@k trainer (lib/models/binary/precision_at_k_trainer.*): the proximal map of the top-k sum over the
 // box is optimal (no feasible point does better, with or without a warm-start hint), and the
 // trainer's certified objective agrees with the cutting-plane trainer's and with the objective
 // recomputed from the full game.
@@ -6,9 +6,9 @@
 
 #include <random>
 
-#include "lib/learn/cutting_plane_trainer.hpp"
 #include "lib/base/error.hpp"
-#include "lib/learn/precision_at_k_trainer.hpp"
+#include "lib/models/binary/cutting_plane_trainer.hpp"
+#include "lib/models/binary/precision_at_k_trainer.hpp"
 #include "tests/problems.hpp"
 
 using namespace mpg;

@@ -1,4 +1,4 @@
-// The ranking family (lib/harness/ranking.cpp): spec validation, and a whole run on tiny synthetic
+// The ranking family (lib/harness/families/ranking.cpp): spec validation, and a whole run on tiny synthetic
 // LETOR subsets, registered with their sha256 in a registry of the test's own (MPG_REGISTRY),
 // through every method kind, with a fully cached rerun giving the same tables; a data file whose
 // registry entry has a wrong or no sha256 is refused with its name.

@@ -1,11 +1,11 @@
-// Tests of the relevance-diversity measures (lib/metrics/recommendation) on the digest's
+// Tests of the relevance-diversity measures (lib/diversity/recommendation) on the digest's
 // hand-computed toy (§5 invariant 18) and on the conventions the thesis leaves open.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
 #include "lib/base/error.hpp"
-#include "lib/metrics/recommendation.hpp"
+#include "lib/diversity/recommendation.hpp"
 
 using namespace mpg::diversity;
 

@@ -1,4 +1,4 @@
-// The sequence-labeling family's Table X path (lib/harness/sequence_labeling.cpp) on a tiny
+// The sequence-labeling family's Table X path (lib/harness/families/sequence_labeling.cpp) on a tiny
 // synthetic CoNLL data set registered with its sha256 in a registry of the test's own
 // (MPG_REGISTRY): the per-method compare_level (each method's published numbers are compared at
 // its own F1 level, both levels shown), the certified MPG training it records, the spec errors of

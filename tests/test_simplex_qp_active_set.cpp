@@ -1,13 +1,13 @@
-// Active-set simplex QP (baselines/simplex_qp_active_set.*): hand-solved instances, and on
+// Active-set simplex QP (lib/learn/simplex_qp_active_set.*): hand-solved instances, and on
 // random rank-deficient instances the KKT conditions and agreement with pairwise coordinate
 // descent (lib/learn/simplex_qp.*) run to a tight tolerance.
 #include <catch2/catch.hpp>
 
 #include <random>
 
-#include "baselines/simplex_qp_active_set.hpp"
 #include "lib/base/error.hpp"
 #include "lib/learn/simplex_qp.hpp"
+#include "lib/learn/simplex_qp_active_set.hpp"
 
 using namespace mpg;
 

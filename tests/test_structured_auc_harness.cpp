@@ -1,4 +1,4 @@
-// The structured AUC family (lib/harness/structured_auc.cpp): spec validation naming the key, a
+// The structured AUC family (lib/harness/families/structured_auc.cpp): spec validation naming the key, a
 // run on a synthetic multi-label data set (labels as items) whose published and not-reproduced
 // cells become rows with their reasons, the same tables when the training rows are permuted, and
 // data files with a wrong or missing sha256 refused with their names.

@@ -1,4 +1,4 @@
-// SVMcompare (lib/models/svm_compare) and its SVMrank baselines (baselines/svm_rank): the pair
+// SVMcompare (baselines/svm_compare) and its SVMrank baselines (baselines/svm_rank): the pair
 // data set, sampling and standardizer (lib/data/pairs), the flip transform (8), the reduced kernel
 // M^T K M, libsvm's dual (18) with the beta < 0 guard, antisymmetry of c, Lemma 3.1, the
 // hard-margin LP (7) against the large-C QP, the rank / rank2 relations, and the simulated
@@ -10,11 +10,11 @@
 #include <random>
 #include <set>
 
+#include "baselines/svm_compare.hpp"
 #include "baselines/svm_rank.hpp"
 #include "lib/base/error.hpp"
 #include "lib/data/simulated_pairs.hpp"
-#include "lib/metrics/comparison.hpp"
-#include "lib/models/svm_compare.hpp"
+#include "lib/eval/comparison.hpp"
 
 using Catch::Matchers::Contains;
 

@@ -1,4 +1,4 @@
-// Tests of weighted ALS (lib/learn/weighted_als): the objective never increases, each half-step
+// Tests of weighted ALS (lib/diversity/weighted_als): the objective never increases, each half-step
 // is the exact ridge minimizer (zero gradient), a fully observed low-rank matrix is recovered,
 // and the result does not depend on the order of the entries.
 #include <catch2/catch.hpp>
@@ -7,7 +7,7 @@
 #include <random>
 
 #include "lib/base/error.hpp"
-#include "lib/learn/weighted_als.hpp"
+#include "lib/diversity/weighted_als.hpp"
 
 namespace {
 

@@ -9,7 +9,6 @@
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
-#include "lib/eval/sequence_measures.hpp"  // Table IX counts entities by the conlleval rules
 
 namespace mpg {
 
@@ -96,21 +95,6 @@ std::vector<ConllSentence> parse_conll(const std::string& text, const std::strin
 
 std::vector<ConllSentence> read_conll(const std::string& path, std::size_t first, std::size_t count) {
   return parse_conll(read_file(path), path, first, count);
-}
-
-ConllStatistics conll_statistics(const std::vector<ConllSentence>& sentences) {
-  ConllStatistics s;
-  s.sentences = sentences.size();
-  for (const auto& sentence : sentences) {
-    s.tokens += sentence.size();
-    s.max_length = std::max(s.max_length, sentence.size());
-    for (int label : sentence.labels) ++s.label_tokens[static_cast<std::size_t>(label)];
-    const ChunkCounts chunks = conlleval_counts(sentence.tags, sentence.tags);
-    for (int c = 1; c < kConllLabelCount; ++c)
-      s.label_entities[static_cast<std::size_t>(c)] += chunks.gold[static_cast<std::size_t>(c)];
-  }
-  s.average_length = s.sentences ? static_cast<double>(s.tokens) / static_cast<double>(s.sentences) : 0.0;
-  return s;
 }
 
 // ---- Features ---------------------------------------------------------------------------------

@@ -46,17 +46,6 @@ std::vector<ConllSentence> read_conll(const std::string& path, std::size_t first
 std::vector<ConllSentence> parse_conll(const std::string& text, const std::string& path,
                                        std::size_t first = 0, std::size_t count = 0);
 
-// Table IX statistics of a set of sentences.
-struct ConllStatistics {
-  std::size_t sentences = 0;
-  std::size_t tokens = 0;
-  std::size_t max_length = 0;
-  double average_length = 0.0;
-  std::array<std::size_t, kConllLabelCount> label_tokens{};    // tokens per class
-  std::array<std::size_t, kConllLabelCount> label_entities{};  // conlleval chunks per class
-};
-ConllStatistics conll_statistics(const std::vector<ConllSentence>& sentences);
-
 // ---- Features -----------------------------------------------------------------------------
 // Observation features of token t, as strings, in the spirit of Stanford NER's first-order CRF
 // configuration (our own templates, not its feature exporter):

@@ -9,7 +9,7 @@
 //   - unlabeled parallel text (`hansard.36.1.house.debates.*.{e,f}`): line k of the English file
 //     and line k of the French file are a pair of tokenized sentences.
 // Tokens are kept as in the files (the corpus is mostly, not entirely, lower-cased; features
-// lower-case them, lib/models/alignment_features.hpp).
+// lower-case them, lib/features/alignment_features.hpp).
 #pragma once
 
 #include <cstdint>

@@ -9,6 +9,12 @@
 
 namespace mpg {
 
+int threshold_comparison(double difference, double tau) {
+  if (difference < -tau) return -1;
+  if (difference > tau) return 1;
+  return 0;
+}
+
 std::size_t PairData::count(int label) const {
   return static_cast<std::size_t>(std::count(labels.begin(), labels.end(), label));
 }

@@ -13,6 +13,10 @@
 
 namespace mpg {
 
+// t_tau(d) (Eq. 4): -1 if d < -tau, 0 if |d| <= tau, 1 if d > tau. Odd in d, so c is
+// antisymmetric: c(x, x') = -c(x', x).
+int threshold_comparison(double difference, double tau);
+
 struct PairData {
   Eigen::MatrixXd first;    // n x p, row i = x_i
   Eigen::MatrixXd second;   // n x p, row i = x'_i

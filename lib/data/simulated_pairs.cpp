@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "lib/base/error.hpp"
-#include "lib/metrics/comparison.hpp"
 
 namespace mpg {
 
@@ -69,18 +68,6 @@ SimulatedPairs simulate_norm_pairs(const SimulatedPairsOptions& options) {
     out.pairs.labels[static_cast<std::size_t>(i)] = threshold_comparison(d + options.noise_sd * random.normal(), 1.0);
   }
   return out;
-}
-
-double true_ranking_error_percent(SquaredNorm norm, const PairData& pairs) {
-  pairs.validate("true_ranking_error_percent");
-  std::vector<int> predicted(pairs.size());
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    const auto r = static_cast<long>(i);
-    predicted[i] = threshold_comparison(squared_norm_rank(norm, pairs.second.row(r).transpose()) -
-                                            squared_norm_rank(norm, pairs.first.row(r).transpose()),
-                                        1.0);
-  }
-  return comparison_errors(predicted, pairs.labels).error_percent();
 }
 
 }  // namespace mpg

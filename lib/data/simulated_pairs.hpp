@@ -44,8 +44,4 @@ struct SimulatedPairs {
 // a negative noise sd or an empty box.
 SimulatedPairs simulate_norm_pairs(const SimulatedPairsOptions& options);
 
-// Zero-one error (%) of the true ranking function, t_1(r(x') - r(x)), on the given pairs: the
-// "truth" line of Fig. 4 (not 0 because of the label noise).
-double true_ranking_error_percent(SquaredNorm norm, const PairData& pairs);
-
 }  // namespace mpg

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "lib/diversity/rerank.hpp"
 #include "lib/diversity/protocol.hpp"
+#include "lib/diversity/rerank.hpp"
 #include "lib/diversity/sdr.hpp"
-#include "lib/learn/weighted_als.hpp"
+#include "lib/diversity/weighted_als.hpp"
 
 namespace mpg::diversity {
 

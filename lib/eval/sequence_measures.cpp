@@ -1,5 +1,7 @@
 #include "lib/eval/sequence_measures.hpp"
 
+#include <algorithm>
+
 #include "lib/base/error.hpp"
 
 namespace mpg {
@@ -119,6 +121,21 @@ void TokenCounts::add(const std::vector<int>& predicted_labels, const std::vecto
 double TokenCounts::f1() const {
   const std::size_t denominator = predicted + gold;
   return denominator ? 2.0 * static_cast<double>(true_positives) / static_cast<double>(denominator) : 1.0;
+}
+
+ConllStatistics conll_statistics(const std::vector<ConllSentence>& sentences) {
+  ConllStatistics s;
+  s.sentences = sentences.size();
+  for (const auto& sentence : sentences) {
+    s.tokens += sentence.size();
+    s.max_length = std::max(s.max_length, sentence.size());
+    for (int label : sentence.labels) ++s.label_tokens[static_cast<std::size_t>(label)];
+    const ChunkCounts chunks = conlleval_counts(sentence.tags, sentence.tags);
+    for (int c = 1; c < kConllLabelCount; ++c)
+      s.label_entities[static_cast<std::size_t>(c)] += chunks.gold[static_cast<std::size_t>(c)];
+  }
+  s.average_length = s.sentences ? static_cast<double>(s.tokens) / static_cast<double>(s.sentences) : 0.0;
+  return s;
 }
 
 }  // namespace mpg

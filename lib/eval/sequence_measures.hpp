@@ -40,4 +40,15 @@ struct TokenCounts {
   double f1() const;
 };
 
+// Table IX statistics of a set of sentences (entities counted by the conlleval rules above).
+struct ConllStatistics {
+  std::size_t sentences = 0;
+  std::size_t tokens = 0;
+  std::size_t max_length = 0;
+  double average_length = 0.0;
+  std::array<std::size_t, kConllLabelCount> label_tokens{};    // tokens per class
+  std::array<std::size_t, kConllLabelCount> label_entities{};  // conlleval chunks per class
+};
+ConllStatistics conll_statistics(const std::vector<ConllSentence>& sentences);
+
 }  // namespace mpg

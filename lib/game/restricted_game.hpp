@@ -1,7 +1,7 @@
 // The restricted game of constraint generation (thesis Algorithm 1, §3.5; McMahan et al. 2003):
 // the zero-sum game over the actions generated so far, solved by LP and grown by best responses
 // over ALL actions of the full game. One engine for the double oracle (double_oracle.hpp) and
-// the cutting-plane trainer (lib/learn/cutting_plane_trainer.cpp), which re-solves one
+// the cutting-plane trainer (lib/models/binary/cutting_plane_trainer.cpp), which re-solves one
 // restricted game at a moving theta. It keeps
 //   - the generated actions and the LP over them (GrowingMatrixGame: each solve restarts the
 //     simplex from the previous optimal basis),

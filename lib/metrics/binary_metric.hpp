@@ -44,13 +44,13 @@ std::unique_ptr<BinaryGame> make_binary_game(const MetricSettings& settings, std
 double binary_metric_score(const MetricSettings& settings, const std::vector<int>& predicted,
                            const std::vector<int>& gold);
 
-// Capability: learning has an exact dual trainer (lib/learn/precision_at_k_trainer) because the
+// Capability: learning has an exact dual trainer (lib/models/binary/precision_at_k_trainer) because the
 // metric's game has a closed-form equilibrium at every theta (P@k with the unrestricted
 // adversary). Trainers that need it check it; train_binary_mpg_model prefers it when it is there.
 bool has_dual_trainer(const MetricSettings& settings);
 // Capability: the metric's game has a solver over marginals with exact bounds and the adversary's
 // marginals (BinaryGame::solve_over_marginals; F1), so learning has the certified trainer over
-// marginals (lib/learn/marginal_trainer).
+// marginals (lib/models/binary/marginal_trainer).
 bool has_marginal_solver(const MetricSettings& settings);
 
 // The settings' fields in a model file: "metric" and the metric's parameters. read_* throws

@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "lib/game/game.hpp"
-#include "lib/models/cfg.hpp"
+#include "lib/structures/cfg.hpp"
 
 namespace mpg {
 

@@ -2,7 +2,7 @@
 // §4.2): one game per sentence of length T over m labels. Both players choose label sequences;
 // the score is the binary F1 of the indicators I(y_t = C), with F1(0, 0) = 1. The adversary's
 // potential is a linear-chain score with unigram and bigram (START included) terms,
-//     psi(y) = sum_t psi_u(t, y_t) + psi_b(y_{t-1}, y_t)          (lib/models/linear_chain.hpp layout).
+//     psi(y) = sum_t psi_u(t, y_t) + psi_b(y_{t-1}, y_t)          (lib/structures/linear_chain.hpp layout).
 //
 // Predictor's best response (Eq. 3.11): psi does not depend on the prediction, so only the
 // binarized adversary strategy matters; GFM (Dembczynski et al. 2011) on
@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "lib/game/game.hpp"
-#include "lib/models/linear_chain.hpp"
+#include "lib/structures/linear_chain.hpp"
 
 namespace mpg {
 

@@ -2,7 +2,7 @@
 // matching (baselines/matching_ssvm.hpp) and the two alignment MPGs, and the per-sentence-pair
 // games of MPG_bip and MPG_aer built from a parameter vector theta.
 //
-// Features: phi(e) in R^d for each word pair e of a pair (lib/models/alignment_features.hpp).
+// Features: phi(e) in R^d for each word pair e of a pair (lib/features/alignment_features.hpp).
 //   MPG_bip (lib/metrics/matching_game.hpp): Phi(x, y) = sum_{e in y} phi(e) (theta in R^d), the
 //     adversary's potential psi(e) = theta . phi(e); the gold adversary action is the pair's
 //     target matching (below).
@@ -21,12 +21,12 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "lib/features/alignment_features.hpp"
 #include "lib/game/double_oracle.hpp"
 #include "lib/learn/optimizer.hpp"
 #include "lib/learn/sum_of_games.hpp"
 #include "lib/metrics/aer.hpp"
 #include "lib/metrics/matching_game.hpp"
-#include "lib/models/alignment_features.hpp"
 
 namespace mpg {
 

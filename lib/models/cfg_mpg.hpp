@@ -1,6 +1,6 @@
 // Learning MPG_cfg, the CFG parsing game of thesis §4.2.6 / §5.5 (Algorithm 6; digest §4.6): one
 // game per training sentence (lib/metrics/cfg_hamming.hpp, CfgHammingGame), the adversary's
-// potential psi(y) = theta . Phi(y) over rule counts (lib/models/cfg.hpp). Minimized:
+// potential psi(y) = theta . Phi(y) over rule counts (lib/structures/cfg.hpp). Minimized:
 //     f(theta) = sum_i [ -theta . Phi(y_i) - v_i(theta) ] + lambda/2 ||theta||^2          (-Eq. 3.9)
 //     subgradient = sum_i [ E_{Q*_i}[Phi(Y)] - Phi(y_i) ] + lambda theta                   (Eq. 3.10)
 // summed over sentences as the authors' code does: the sum-of-games objective of
@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "baselines/svm_cfg.hpp"
 #include "lib/game/double_oracle.hpp"
 #include "lib/learn/optimizer.hpp"
 #include "lib/learn/sum_of_games.hpp"
 #include "lib/metrics/cfg_hamming.hpp"
+#include "lib/structures/cfg.hpp"
 
 namespace mpg {
 

@@ -1,5 +1,5 @@
 // Learning the linear-chain F1 game for one target class C (thesis §3.6 with §4.2.2): one game
-// per sentence, its adversary potential a linear chain over theta (lib/models/linear_chain.hpp layout:
+// per sentence, its adversary potential a linear chain over theta (lib/structures/linear_chain.hpp layout:
 // unigram feature x label weights and label-bigram weights with START). Minimized:
 //     f(theta) = sum_i [ -theta . Phi(x_i, y_i) - v_i(theta) ] + lambda/2 ||theta||^2          (-Eq. 3.9)
 //     v_i(theta) = min_{P_check} max_{P_hat} E[ F1_C(Y_hat, Y_check) - theta . Phi(x_i, Y_check) ]

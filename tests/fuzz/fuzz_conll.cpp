@@ -1,6 +1,7 @@
 // libFuzzer target: the CoNLL-2003 reader (lib/data/conll.hpp), whole file and a window of
 // sentences, and the features of every token. Seed corpus: tests/fuzz/conll/.
 #include "lib/data/conll.hpp"
+#include "lib/eval/sequence_measures.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

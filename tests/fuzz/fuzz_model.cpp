@@ -1,6 +1,6 @@
-// libFuzzer target: the binary model file reader (lib/models/binary_mpg.hpp, BinaryModel::parse: the
+// libFuzzer target: the binary model file reader (lib/models/binary/binary_mpg.hpp, BinaryModel::parse: the
 // JSON of `mpg train`, validated at the door before any prediction). Seed corpus: tests/fuzz/model/.
-#include "lib/models/binary_mpg.hpp"
+#include "lib/models/binary/binary_mpg.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

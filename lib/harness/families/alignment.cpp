@@ -1,0 +1,626 @@
+// Family "alignment" (thesis §5.4, Table XIII): English-French word alignment on the NAACL 2003
+// Hansards data scored by corpus-level AER (Och & Ney, sure/possible gold; lower is better).
+//
+// Data: the registry's labeled pairs `test_*` (the first `split.train_pairs` in file order train,
+// the rest test) and `trial_*` (validation), and every `unlabeled_<k>_{english,french}` pair of
+// files. The association counts and the unsupervised aligner (IBM Model 1 then HMM, both
+// directions: lib/features/hmm_aligner.hpp, the GIZA++ stand-in) read the text of all pairs, never a
+// gold link; the aligner is trained once per run, when some method uses its features. Every
+// (method, grid value) is a validation cell; the best grid value per method (lowest validation
+// AER, first in grid order among ties) is scored on the test pairs.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <regex>
+
+#include "baselines/matching_ssvm.hpp"
+#include "lib/base/eigen_vectors.hpp"
+#include "lib/base/error.hpp"
+#include "lib/data/naacl_alignment.hpp"
+#include "lib/features/hmm_aligner.hpp"
+#include "lib/harness/cache.hpp"
+#include "lib/harness/family.hpp"
+#include "lib/harness/registry.hpp"
+#include "lib/models/alignment_mpg.hpp"
+
+namespace mpg::harness {
+namespace {
+
+using nlohmann::json;
+
+const char* const kSets[] = {"valid", "test"};
+
+// ---- Methods -----------------------------------------------------------------------------------
+
+Parameter features_parameter() {
+  return choice_parameter("features", "base", {"base", "aligner"},
+                          "`base`: the 13 association / position / orthographic features "
+                          "(lib/features/alignment_features.hpp; the thesis lists none); `aligner`: also the IBM1/HMM "
+                          "aligner's intersection and grow-diag-final links (the GIZA++ stand-in)");
+}
+
+// The parameters MPG_bip and MPG_aer share (the learner and the games' caps).
+// The default optimizer differs: MPG_aer's objective is below f(0) = 0 only within about
+// 1 / ||Phi(gold)|| of theta = 0, where plain BMRM's first step (Phi(gold) / lambda) never returns.
+std::vector<Parameter> mpg_parameters(const char* default_optimizer) {
+  return {
+      grid_parameter("lambda", 0.0, 1e9, "grid of the L2 weight λ (one cell per value; the thesis states none)"),
+      features_parameter(),
+      choice_parameter("optimizer", default_optimizer, {"cutting_plane", "proximal_bundle", "lbfgs"},
+                       "training optimizer; `cutting_plane` (BMRM) and `proximal_bundle` (its first step of length "
+                       "1/‖∇f(0)‖) certify the objective within `objective_tolerance` × max(1, objective) (unstated "
+                       "in the thesis, which names L-BFGS)"),
+      integer_parameter("max_iterations", 300, 1, 1000000000, "optimizer iterations (a cap; unstated)"),
+      number_parameter("objective_tolerance", 1e-4, 0.0, 1.0,
+                       "`cutting_plane`: certified relative gap; `lbfgs`: gradient tolerance (unstated)", true),
+      number_parameter("game_tolerance", 1e-6, 0.0, 1.0, "double-oracle gap of each pair's game, in training and "
+                                                         "prediction", true),
+      integer_parameter("max_game_actions", 0, 0, 1000000000,
+                        "actions per player and training game (0 = no cap; a capped game reports its gap)"),
+      integer_parameter("max_game_iterations", 10000, 0, 1000000000,
+                        "double-oracle iterations per game, in training and prediction (0 = no cap; a capped game reports its gap)"),
+      integer_parameter("warm_actions", 50, 0, 1000000,
+                        "most probable actions of a pair's last equilibrium that seed its next game (0 = none)"),
+      number_parameter("max_seconds", 0.0, 0.0, 1e9, "wall-clock cap of a training (0 = none)"),
+  };
+}
+
+const std::vector<MethodKind>& alignment_methods() {
+  static const std::vector<MethodKind> kinds = [] {
+    std::vector<Parameter> bip = mpg_parameters("cutting_plane");
+    bip.push_back(number_parameter("false_negative_cost", 1.0, 0.0, 1e9,
+                                   "score: minus c_fn per link of the adversary's matching the prediction misses"));
+    bip.push_back(number_parameter("false_positive_cost", 1.0, 0.0, 1e9,
+                                   "score: minus c_fp per predicted link not in the adversary's matching (unstated; 0 "
+                                   "is the reading 'shared links')"));
+    std::vector<Parameter> aer = mpg_parameters("proximal_bundle");
+    aer.push_back(number_parameter("empty_score", 0.0, 0.0, 1.0,
+                                   "c = 1 − AER when the proposal and the sure set are both empty: 0 as Algorithm 5 "
+                                   "is printed, 1 the F1 convention (unstated)"));
+    return std::vector<MethodKind>{
+        {"matching_ssvm",
+         "SSVM: max-margin bipartite matching (Taskar et al. 2005; baselines/matching_ssvm.hpp), 1-slack cutting "
+         "plane with loss-augmented Hungarian matching, loss c_fn |S \\ y| + c_fp |y \\ P|, target = the gold's best "
+         "matching; a test pair gets the maximum-weight matching of w·φ (links of score ≤ 0 never proposed).",
+         ParameterTable({grid_parameter("C", 0.0, 1e9, "grid of C (one cell per value; the thesis states none)"),
+                         features_parameter(),
+                         number_parameter("false_negative_cost", 1.0, 0.0, 1e9, "loss per missed sure link (unstated)"),
+                         number_parameter("false_positive_cost", 1.0, 0.0, 1e9,
+                                          "loss per proposed link outside P (unstated)"),
+                         number_parameter("epsilon", 1e-3, 0.0, 1e9, "stop at primal − dual ≤ C ε (links per pair)",
+                                          true),
+                         integer_parameter("max_iterations", 1000, 1, 1000000000, "cutting-plane iterations (a cap)")})},
+        {"mpg_bip",
+         "MPG_bip (thesis §5.4): both players choose matchings; score = −(c_fn missed + c_fp extra links), the "
+         "adversary's potential θ·φ summed over its links, gold = the target matching; one game per training pair "
+         "(lib/models/alignment_mpg.hpp), the negated dual summed over pairs plus λ/2‖θ‖² minimized from θ = 0. A "
+         "test pair gets its game's most probable predictor matching.",
+         ParameterTable(bip)},
+        {"mpg_aer",
+         "MPG_aer (thesis §4.2.5, Algorithm 5): the predictor proposes any link set, the adversary tags word pairs "
+         "S / P-only / N with potentials θ_S·φ and θ_R·φ; score 1 − AER; one game per training pair "
+         "(lib/metrics/aer.hpp, lib/models/alignment_mpg.hpp), learned as MPG_bip. A test pair gets its game's most "
+         "probable predictor link set.",
+         ParameterTable(aer)},
+    };
+  }();
+  return kinds;
+}
+
+// ---- Scores ------------------------------------------------------------------------------------
+
+// Corpus AER of predictions (counts summed over pairs in pair order), in per cent, and the
+// prediction games' statistics when there were games.
+json score_part(const std::vector<AlignmentInstance>& part,
+                const std::function<AlignmentPrediction(const AlignmentInstance&)>& predict, bool games) {
+  std::vector<AlignmentPrediction> predicted(part.size());
+  tbb::parallel_for(std::size_t{0}, part.size(), [&](std::size_t i) { predicted[i] = predict(part[i]); });
+  AerCounts total;
+  std::vector<double> seconds;
+  int unconverged = 0;
+  double max_gap = 0.0;
+  for (std::size_t i = 0; i < part.size(); ++i) {
+    total.add(aer_counts(predicted[i].links, part[i].gold));
+    seconds.push_back(predicted[i].game.seconds);
+    unconverged += games && !predicted[i].game.converged();
+    max_gap = std::max(max_gap, predicted[i].game.gap);
+  }
+  json out = {{"pairs", part.size()},
+              {"aer", 100.0 * aer_of_counts(total)},
+              {"proposed", total.proposed},
+              {"sure", total.sure},
+              {"proposed_sure", total.proposed_sure},
+              {"proposed_possible", total.proposed_possible}};
+  if (games && !seconds.empty())
+    out["games"] = {{"games", part.size()},
+                    {"unconverged", unconverged},
+                    {"max_gap", max_gap},
+                    {"median_seconds", median(seconds)},
+                    {"max_seconds", *std::max_element(seconds.begin(), seconds.end())}};
+  return out;
+}
+
+// ---- The experiment ----------------------------------------------------------------------------
+
+// The registry parts `unlabeled_<k>_english` that have a `unlabeled_<k>_french` partner, in order.
+std::vector<std::string> unlabeled_stems(const json& variant) {
+  static const std::regex pattern("unlabeled_(.+)_english");
+  std::vector<std::string> stems;
+  for (const auto& [part, entry] : variant.items()) {
+    std::smatch m;
+    if (std::regex_match(part, m, pattern) && variant.contains("unlabeled_" + m[1].str() + "_french"))
+      stems.push_back("unlabeled_" + m[1].str());
+  }
+  std::sort(stems.begin(), stems.end());
+  return stems;
+}
+
+class AlignmentRun : public FamilyRun {
+ public:
+  explicit AlignmentRun(json spec);
+  std::vector<CellPlan> cells() override { return plans_; }
+  json validate(std::size_t cell) const override;
+  std::vector<std::pair<std::string, double>> selection(std::size_t cell, const json& v) const override {
+    return {{plans_[cell].method, -v["valid"]["aer"].get<double>()}};
+  }
+  std::string validation_line(const json& v) const override {
+    return fmt::format("validation AER {:.2f}  ({:.1f} s)", v["valid"]["aer"].get<double>(),
+                       v.value("train_seconds", 0.0) + v.value("validation_seconds", 0.0));
+  }
+  json test(std::size_t cell, const json& validation) const override;
+  std::string test_line(const json& t) const override {
+    return fmt::format("test AER {:.2f}", t["test"]["aer"].get<double>());
+  }
+  Tables tables(const Outcome& outcome) const override;
+
+ private:
+  struct Parts {
+    std::vector<AlignmentInstance> train, valid, test;
+  };
+  const Parts& parts(const std::string& features) const { return features == "aligner" ? with_aligner_ : base_; }
+  std::function<AlignmentPrediction(const AlignmentInstance&)> predictor(std::size_t cell, const json& validation) const;
+
+  json spec_;
+  RegistryChoice choice_;
+  std::size_t train_pairs_ = 100;
+  HmmAlignerOptions aligner_options_;
+  std::vector<SentencePair> labeled_, trial_;
+  std::size_t text_pairs_ = 0;
+  bool aligner_used_ = false;
+  double aligner_seconds_ = 0.0;
+  json aligner_alone_ = json::object();  // AER of the aligner's own links, valid and test
+  Parts base_, with_aligner_;
+  std::vector<CellPlan> plans_;
+  std::vector<std::string> kinds_;  // per cell
+};
+
+AlignmentRun::AlignmentRun(json spec) : spec_(std::move(spec)) {
+  choice_ = registry_choice(spec_["dataset"]);
+  const json split = spec_.value("split", json::object());
+  train_pairs_ = split.value("train_pairs", std::size_t{100});
+  const json aligner = spec_.value("aligner", json::object());
+  aligner_options_.model1_iterations = aligner.value("model1_iterations", aligner_options_.model1_iterations);
+  aligner_options_.hmm_iterations = aligner.value("hmm_iterations", aligner_options_.hmm_iterations);
+
+  // Every file verified against its sha256 before it is parsed.
+  json hashes = json::object();
+  auto verified = [&](const std::string& part) {
+    VerifiedFile f = choice_.read(part);
+    hashes[part] = f.sha256;
+    return f.path;
+  };
+  const std::string test_e = verified("test_english"), test_f = verified("test_french"),
+                    test_a = verified("test_alignment");
+  const std::string trial_e = verified("trial_english"), trial_f = verified("trial_french"),
+                    trial_a = verified("trial_alignment");
+  labeled_ = read_naacl_labeled(test_e, test_f, test_a);
+  trial_ = read_naacl_labeled(trial_e, trial_f, trial_a);
+  if (labeled_.size() <= train_pairs_)
+    throw InputError(test_a, fmt::format("{} labeled pairs leave none for testing after the first {} (split.train_pairs)",
+                                         labeled_.size(), train_pairs_));
+  std::vector<SentencePair> text = labeled_;
+  text.insert(text.end(), trial_.begin(), trial_.end());
+  for (const std::string& stem : unlabeled_stems(choice_.variant_entry())) {
+    const std::string e = verified(stem + "_english"), f = verified(stem + "_french");
+    const std::vector<SentencePair> more = read_parallel_text(e, f);
+    text.insert(text.end(), more.begin(), more.end());
+  }
+  text_pairs_ = text.size();
+
+  for (const auto& [method, m] : spec_["methods"].items())
+    aligner_used_ = aligner_used_ || m.value("features", std::string("base")) == "aligner";
+  const AssociationStatistics statistics(text);
+  std::unique_ptr<BidirectionalAligner> trained;
+  if (aligner_used_) {
+    const auto start = clock_type::now();
+    trained = std::make_unique<BidirectionalAligner>(BidirectionalAligner::train(text, aligner_options_));
+    aligner_seconds_ = seconds_since(start);
+    // The aligner alone, for the notes: its symmetrized links scored as a proposal.
+    const std::vector<SentencePair> test_part(labeled_.begin() + static_cast<std::ptrdiff_t>(train_pairs_), labeled_.end());
+    for (const auto& [name, method] : std::vector<std::pair<std::string, Symmetrization>>{
+             {"intersection", Symmetrization::intersection}, {"grow_diag_final", Symmetrization::grow_diag_final}})
+      for (const auto& [set, pairs] : std::vector<std::pair<std::string, const std::vector<SentencePair>*>>{
+               {"valid", &trial_}, {"test", &test_part}}) {
+        AerCounts total;
+        for (const SentencePair& p : *pairs) {
+          SentencePair proposal = p;
+          proposal.links = trained->align(p, method);
+          total.add(aer_counts(gold_action(proposal), gold_action(p)));
+        }
+        aligner_alone_[name][set] = 100.0 * aer_of_counts(total);
+      }
+  }
+  auto featurize = [&](bool with_aligner, Parts& out) {
+    AlignmentFeatureOptions o;
+    o.aligner = with_aligner;
+    const std::vector<SentencePair> train(labeled_.begin(), labeled_.begin() + static_cast<std::ptrdiff_t>(train_pairs_));
+    const std::vector<SentencePair> test(labeled_.begin() + static_cast<std::ptrdiff_t>(train_pairs_), labeled_.end());
+    out.train = featurize_pairs(train, statistics, trained.get(), o);
+    out.valid = featurize_pairs(trial_, statistics, trained.get(), o);
+    out.test = featurize_pairs(test, statistics, trained.get(), o);
+  };
+  featurize(false, base_);
+  if (aligner_used_) featurize(true, with_aligner_);
+
+  const json aligner_key = {{"model1_iterations", aligner_options_.model1_iterations},
+                            {"hmm_iterations", aligner_options_.hmm_iterations}};
+  for (const auto& [method, m] : spec_["methods"].items()) {
+    const MethodKind& kind = alignment_family().method(m["kind"].get<std::string>());
+    const ParameterValues values(kind.parameters, m);
+    const Parameter* grid = kind.parameters.grid();
+    const json key = {{"data", {choice_.dataset, choice_.variant, hashes}},
+                      {"train_pairs", train_pairs_},
+                      {"aligner", values.choice("features") == "aligner" ? aligner_key : json(nullptr)}};
+    for (const auto& value : m[grid->name]) {
+      kinds_.push_back(kind.kind);
+      plans_.push_back({method, fmt::format("{:<36} {}={}", method, grid->name, value.get<double>()), key,
+                        values.with(grid->name, value),
+                        kind.kind == "mpg_aer" ? 2 : kind.kind == "mpg_bip" ? 1 : 0});  // long cells first
+    }
+  }
+}
+
+AlignmentMpgOptions mpg_options_of(const ParameterValues& p, const std::string& kind) {
+  AlignmentMpgOptions o;
+  o.kind = kind == "mpg_bip" ? AlignmentMpgKind::matching : AlignmentMpgKind::aer;
+  o.lambda = p.number("lambda");
+  if (kind == "mpg_bip") {
+    o.matching.false_negative_cost = p.number("false_negative_cost");
+    o.matching.false_positive_cost = p.number("false_positive_cost");
+  } else {
+    o.aer.empty_score = p.number("empty_score");
+  }
+  o.optimizer = p.choice("optimizer") == "lbfgs" ? OptimizerKind::lbfgs : OptimizerKind::cutting_plane;
+  o.proximal = p.choice("optimizer") == "proximal_bundle";
+  o.max_iterations = static_cast<int>(p.integer("max_iterations"));
+  o.objective_tolerance = p.number("objective_tolerance");
+  o.game_tolerance = p.number("game_tolerance");
+  o.max_game_actions = static_cast<int>(p.integer("max_game_actions"));
+  o.max_game_iterations = static_cast<int>(p.integer("max_game_iterations"));
+  o.warm_actions = static_cast<int>(p.integer("warm_actions"));
+  o.max_seconds = p.number("max_seconds");
+  return o;
+}
+
+std::function<AlignmentPrediction(const AlignmentInstance&)> AlignmentRun::predictor(std::size_t cell,
+                                                                                     const json& validation) const {
+  const ParameterValues& p = plans_[cell].parameters;
+  const std::vector<double> w = validation["weights"].get<std::vector<double>>();
+  if (kinds_[cell] == "matching_ssvm") {
+    auto model = std::make_shared<LinearAlignmentModel>();
+    model->weights = Eigen::Map<const Eigen::VectorXd>(w.data(), static_cast<Eigen::Index>(w.size()));
+    return [model](const AlignmentInstance& x) { return AlignmentPrediction{predict_matching(*model, x), {}}; };
+  }
+  const AlignmentMpgOptions options = mpg_options_of(p, kinds_[cell]);
+  auto model = std::make_shared<AlignmentMpgModel>();
+  model->kind = options.kind;
+  model->matching = options.matching;
+  model->aer = options.aer;
+  model->theta = Eigen::Map<const Eigen::VectorXd>(w.data(), static_cast<Eigen::Index>(w.size()));
+  const double tolerance = options.game_tolerance;
+  const int iterations = options.max_game_iterations;
+  return [model, tolerance, iterations](const AlignmentInstance& x) {
+    return predict_alignment_mpg(*model, x, tolerance, iterations);
+  };
+}
+
+json AlignmentRun::validate(std::size_t cell) const {
+  const ParameterValues& p = plans_[cell].parameters;
+  const std::string& kind = kinds_[cell];
+  const Parts& data = parts(p.choice("features"));
+  json result = json::object();
+  const auto start = clock_type::now();
+  if (kind == "matching_ssvm") {
+    MatchingSsvmOptions o;
+    o.C = p.number("C");
+    o.costs = {p.number("false_negative_cost"), p.number("false_positive_cost")};
+    o.epsilon = p.number("epsilon");
+    o.max_iterations = static_cast<int>(p.integer("max_iterations"));
+    MatchingSsvmSummary summary;
+    const LinearAlignmentModel model = train_matching_ssvm(data.train, o, &summary);
+    result["weights"] = to_std_vector(model.weights);
+    result["training"] = summary.to_json();
+    result["training"]["training_loss"] = summary.training_loss;
+    result["training"]["message"] = summary.message;
+  } else {
+    const AlignmentMpgModel model = train_alignment_mpg(data.train, mpg_options_of(p, kind));
+    result["weights"] = to_std_vector(model.theta);
+    result["training"] = model.summary.to_json();
+  }
+  result["train_seconds"] = seconds_since(start);
+  const auto scored = clock_type::now();
+  result["valid"] = score_part(data.valid, predictor(cell, result), kind != "matching_ssvm");
+  result["validation_seconds"] = seconds_since(scored);
+  return result;
+}
+
+json AlignmentRun::test(std::size_t cell, const json& validation) const {
+  const auto start = clock_type::now();
+  const Parts& data = parts(plans_[cell].parameters.choice("features"));
+  json result = {{"test", score_part(data.test, predictor(cell, validation), kinds_[cell] != "matching_ssvm")}};
+  result["test_seconds"] = seconds_since(start);
+  return result;
+}
+
+Tables AlignmentRun::tables(const Outcome& outcome) const {
+  const json published = spec_.value("published", json::object());
+  std::vector<std::string> methods;
+  for (const auto& [method, m] : spec_["methods"].items()) methods.push_back(method);
+  std::map<std::string, std::string> published_method;  // row -> the method compared with it
+  for (const auto& [row, p] : published.items()) published_method[row] = p.value("method", row);
+  auto chosen = [&](const std::string& method) -> std::optional<std::size_t> {
+    const auto found = outcome.selected.find(method);
+    if (found == outcome.selected.end()) return std::nullopt;
+    return found->second;
+  };
+  auto ours = [&](const std::string& method, const std::string& set) -> std::optional<double> {
+    const auto cell = chosen(method);
+    if (!cell) return std::nullopt;
+    if (set == "valid") return outcome.validation[*cell]["valid"]["aer"].get<double>();
+    return outcome.test.at(*cell)["test"]["aer"].get<double>();
+  };
+  auto grid_text = [&](std::size_t cell) {
+    const ParameterValues& p = plans_[cell].parameters;
+    const Parameter* grid = p.table().grid();
+    return fmt::format("{} = {}", grid->name, p.number(grid->name));
+  };
+
+  Tables out;
+  std::string& md = out.markdown;
+  md += fmt::format(
+      "Word alignment, English–French NAACL 2003 Hansards (`{}`, variant `{}`): train = the first {} labeled pairs, "
+      "test = the other {}, validation = the {} trial pairs; association counts{} from the text of {} pairs (thesis: "
+      "1,470,000). AER in per cent (corpus level, Och & Ney), lower is better; hyper-parameters chosen on the "
+      "validation pairs.\n\n",
+      choice_.dataset, choice_.variant, train_pairs_, labeled_.size() - train_pairs_, trial_.size(),
+      aligner_used_ ? " and the IBM1/HMM aligner (GIZA++ stand-in)" : "", text_pairs_);
+
+  md += "## Table XIII: AER, ours (published)\n\n| method | features | selected | valid | test |\n|---|---|---|---|---|\n";
+  std::string csv = "method,set,aer,source\n";
+  json rows = json::array();
+  for (const auto& method : methods) {
+    std::string published_row;
+    for (const auto& [row, m] : published_method)
+      if (m == method) published_row = row;
+    const auto cell = chosen(method);
+    md += fmt::format("| {} | {} | {} |", method, spec_["methods"][method].value("features", std::string("base")),
+                      cell ? grid_text(*cell) : "-");
+    for (const char* set : kSets) {
+      const auto value = ours(method, set);
+      md += value ? fmt::format(" {}", fixed(*value, 2)) : std::string(" -");
+      if (!published_row.empty()) md += fmt::format(" ({})", fixed(published[published_row][set].get<double>(), 2));
+      md += " |";
+      if (value) csv += fmt::format("{},{},{:.6f},ours\n", method, set, *value);
+    }
+    md += "\n";
+    if (cell)
+      rows.push_back({{"method", method},
+                      {"selected", grid_text(*cell)},
+                      {"valid", outcome.validation[*cell]["valid"]},
+                      {"test", outcome.test.at(*cell)["test"]},
+                      {"training", outcome.validation[*cell].value("training", json::object())}});
+  }
+  for (const auto& [row, p] : published.items())
+    for (const char* set : kSets) csv += fmt::format("{},{},{:.6f},published\n", row, set, p[set].get<double>());
+
+  ComparisonTable comparison({{"row", "published row"}, {"method", "our method"}, {"set", "set"}}, {},
+                             spec_.value("tolerance", 2.0), 2);
+  for (const auto& [row, p] : published.items()) {
+    const std::string& method = published_method[row];
+    const bool aligner = spec_["methods"].contains(method) &&
+                         spec_["methods"][method].value("features", std::string("base")) == "aligner";
+    for (const char* set : kSets) {
+      auto& r = comparison.add({row, method, set}, ours(method, set), p[set].get<double>());
+      if (!choice_.exact()) r.causes.push_back("data substitute (" + choice_.variant + ")");
+      if (aligner) r.causes.push_back("aligner substitute (IBM1/HMM for GIZA++ Model 4)");
+      if (const auto cell = chosen(method); cell && !outcome.validation[*cell]["training"].value("converged", true))
+        r.causes.push_back("training stopped at a cap");
+    }
+  }
+  md += fmt::format("\n## Published numbers ({})\n\n{}\n", spec_.value("source", std::string("see the spec")),
+                    comparison.markdown());
+  out.tally = comparison.tally();
+
+  // The thesis' claims: `lower` has a lower AER than each of `than`, on valid and test.
+  md += "## The thesis' claims\n\n";
+  json claims = json::array();
+  for (const auto& claim : spec_.value("claims", json::array())) {
+    const std::string lower = claim["lower"].get<std::string>();
+    std::vector<std::string> held, failed;
+    for (const auto& other : claim["than"])
+      for (const char* set : kSets) {
+        const auto a = ours(lower, set), b = ours(other.get<std::string>(), set);
+        if (!a || !b) continue;
+        (*a < *b ? held : failed)
+            .push_back(fmt::format("{} {}: {} vs {} ({})", other.get<std::string>(), set, fixed(*a, 2), fixed(*b, 2),
+                                   fixed(*a - *b, 2, true)));
+      }
+    const bool holds = failed.empty() && !held.empty();
+    const bool run = !(held.empty() && failed.empty());
+    md += fmt::format("- {}: **{}**.", claim.value("text", lower + " lowest"),
+                      holds ? "holds" : run ? "does not hold" : "not run");
+    if (!held.empty()) md += fmt::format(" Lower than: {}.", fmt::join(held, "; "));
+    if (!failed.empty()) md += fmt::format(" Not lower than: {}.", fmt::join(failed, "; "));
+    md += "\n";
+    if (run && !holds)
+      out.tally.outside.push_back(fmt::format("claim '{}': not lower than {}", claim.value("text", lower),
+                                              fmt::join(failed, "; ")));
+    claims.push_back({{"text", claim.value("text", "")}, {"lower", lower}, {"holds", holds}, {"not_lower", failed}});
+  }
+
+  // Every validation cell.
+  md += fmt::format("\n## Validation cells ({} pairs)\n\n| method | value | valid AER | selected | training | "
+                    "seconds |\n|---|---|---|---|---|---|\n",
+                    trial_.size());
+  std::string notes;
+  for (std::size_t i = 0; i < plans_.size(); ++i) {
+    const json& v = outcome.validation[i];
+    const json& s = v["training"];
+    const bool selected = chosen(plans_[i].method) == i;
+    std::string training = fmt::format("{}, {} iterations", s.value("converged", false) ? "converged" : "**cap**",
+                                       s.value("iterations", 0));
+    if (s.contains("certified_gap"))
+      training += fmt::format(", certified gap {:.2g}", s["certified_gap"].get<double>());
+    if (s.contains("games"))
+      training += fmt::format(", {} games ({} not converged, max gap {:.1e})", s["games"].get<long>(),
+                              s["unconverged_games"].get<long>(), s["max_gap"].get<double>());
+    if (!s.value("converged", true) && selected)
+      notes += fmt::format("- {} {}: its training stopped at a cap ({}).\n", plans_[i].method, grid_text(i),
+                           s.value("status", std::string("?")));
+    md += fmt::format("| {} | {} | {} | {} | {} | {:.1f} |\n", plans_[i].method, grid_text(i),
+                      fixed(v["valid"]["aer"].get<double>(), 2), selected ? "**yes**" : "", training,
+                      v.value("train_seconds", 0.0) + v.value("validation_seconds", 0.0));
+  }
+  for (const auto& method : methods) {
+    const auto cell = chosen(method);
+    if (!cell || !outcome.test.at(*cell)["test"].contains("games")) continue;
+    const json& g = outcome.test.at(*cell)["test"]["games"];
+    notes += fmt::format("- {} test games (one per pair): {}, median {:.4f} s, max {:.4f} s, {} not converged, max gap "
+                         "{:.1e}.\n",
+                         method, g["games"].get<int>(), g["median_seconds"].get<double>(),
+                         g["max_seconds"].get<double>(), g["unconverged"].get<int>(), g["max_gap"].get<double>());
+  }
+  if (aligner_used_)
+    notes += fmt::format(
+        "- The IBM1/HMM aligner alone (Model 1 ×{} then HMM ×{}, both directions, {:.1f} s wall, trained once per "
+        "run): AER valid / test {} / {} (intersection), {} / {} (grow-diag-final).\n",
+        aligner_options_.model1_iterations, aligner_options_.hmm_iterations, aligner_seconds_,
+        fixed(aligner_alone_["intersection"]["valid"].get<double>(), 2),
+        fixed(aligner_alone_["intersection"]["test"].get<double>(), 2),
+        fixed(aligner_alone_["grow_diag_final"]["valid"].get<double>(), 2),
+        fixed(aligner_alone_["grow_diag_final"]["test"].get<double>(), 2));
+  md += fmt::format("\n## Data\n\n- `{}` variant `{}`: {}.\n", choice_.dataset, choice_.variant, choice_.fidelity());
+  md += "\n## Notes\n\n";
+  for (const auto& note : spec_.value("notes", json::array())) md += fmt::format("- {}\n", note.get<std::string>());
+  md += notes;
+  out.csv = csv;
+  out.fields = {{"split",
+                 {{"train", train_pairs_},
+                  {"test", labeled_.size() - train_pairs_},
+                  {"valid", trial_.size()},
+                  {"text_pairs", text_pairs_}}},
+                {"aligner_alone", aligner_alone_},
+                {"rows", rows},
+                {"claims", claims},
+                {"published", published},
+                {"comparison", comparison.rows_json()}};
+  return out;
+}
+
+// ---- The family --------------------------------------------------------------------------------
+
+class AlignmentFamily : public Family {
+ public:
+  std::string name() const override { return "alignment"; }
+  std::string summary() const override {
+    return "Word alignment (thesis §5.4, Table XIII): NAACL 2003 English–French pairs (registry format "
+           "`naacl_alignment`: parts `test_{english,french,alignment}`, `trial_{...}` and any "
+           "`unlabeled_<k>_{english,french}`). The first `split.train_pairs` labeled pairs train, the other labeled "
+           "pairs test, the trial pairs validate; association counts and the IBM1/HMM aligner (trained once per "
+           "run) read the text of every pair, never a gold link. Every (method, grid value) is a cell scored by "
+           "corpus AER on the validation pairs; the lowest per method (first in grid order among ties) is scored "
+           "on the test pairs.";
+  }
+  std::vector<SpecKey> keys() const override {
+    return {{"dataset", true, "`{registry, variant}`: a dataset of the registry (format `naacl_alignment`)"},
+            {"split", false, "`{train_pairs}`: the first this many labeled pairs (file order) train (default 100)"},
+            {"aligner", false,
+             "`{model1_iterations, hmm_iterations}` of the IBM1/HMM aligner (default 5, 5: the 1⁵H⁵ of GIZA++'s "
+             "1⁵H⁵3³4³)"},
+            {"methods", true, "`{label: {kind, parameters}}`, kinds below"},
+            {"published", false,
+             "`{row: {method, valid, test}}`: AER in per cent; `method` names the spec method compared with the row "
+             "(default: the row's name)"},
+            {"claims", false,
+             "`[{text, lower, than: [methods]}]`: the paper says `lower` has a lower AER than each of `than` (valid "
+             "and test)"},
+            {"tolerance", false, "a published number is matched when \\|ours − published\\| ≤ this, in points (default 2)"}};
+  }
+  const std::vector<MethodKind>& methods() const override { return alignment_methods(); }
+  void validate(const json& spec, const SpecValidator& v) const override;
+  std::unique_ptr<FamilyRun> prepare(const json& spec) const override { return std::make_unique<AlignmentRun>(spec); }
+};
+
+void AlignmentFamily::validate(const json& spec, const SpecValidator& v) const {
+  v.keys(spec["dataset"], "dataset", {"registry", "variant"}, {"registry"});
+  v.registry_dataset(spec["dataset"], "dataset", {"naacl_alignment"});
+  if (spec.contains("split")) {
+    v.keys(spec["split"], "split", {"train_pairs"});
+    const json& n = spec["split"].value("train_pairs", json(100));
+    if (!n.is_number_integer() || n.get<long>() < 1)
+      v.fail("split.train_pairs", "expected a whole number >= 1, got " + n.dump());
+  }
+  if (spec.contains("aligner")) {
+    v.keys(spec["aligner"], "aligner", {"model1_iterations", "hmm_iterations"});
+    for (const char* key : {"model1_iterations", "hmm_iterations"}) {
+      if (!spec["aligner"].contains(key)) continue;
+      const json& n = spec["aligner"][key];
+      if (!n.is_number_integer() || n.get<long>() < 0 || n.get<long>() > 100)
+        v.fail(std::string("aligner.") + key, "expected a whole number in 0..100, got " + n.dump());
+    }
+  }
+  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 100.0);
+  if (!spec["methods"].is_object() || spec["methods"].empty()) v.fail("methods", "expected a non-empty object");
+  if (spec.contains("published")) {
+    const json& p = spec["published"];
+    if (!p.is_object()) v.fail("published", "expected an object of rows");
+    for (const auto& [row, values] : p.items()) {
+      const std::string where = "published." + row;
+      v.keys(values, where, {"method", "valid", "test"}, {"valid", "test"});
+      const std::string method = values.contains("method") ? v.string(values, "method", where).get<std::string>() : row;
+      if (!spec["methods"].contains(method))
+        v.fail(values.contains("method") ? where + ".method" : where, "no method '" + method + "' in methods");
+      for (const char* set : kSets) v.number(values, set, where, 0.0, 100.0);
+    }
+  }
+  if (spec.contains("claims")) {
+    if (!spec["claims"].is_array()) v.fail("claims", "expected an array of {text, lower, than}");
+    for (std::size_t i = 0; i < spec["claims"].size(); ++i) {
+      const json& c = spec["claims"][i];
+      const std::string where = fmt::format("claims[{}]", i);
+      v.keys(c, where, {"text", "lower", "than"}, {"lower", "than"});
+      if (c.contains("text")) v.string(c, "text", where);
+      if (!spec["methods"].contains(v.string(c, "lower", where).get<std::string>()))
+        v.fail(where + ".lower", "no method '" + c["lower"].get<std::string>() + "' in methods");
+      if (!c["than"].is_array() || c["than"].empty()) v.fail(where + ".than", "expected a non-empty array of methods");
+      for (const auto& other : c["than"])
+        if (!other.is_string() || !spec["methods"].contains(other.get<std::string>()))
+          v.fail(where + ".than", "no method " + other.dump() + " in methods");
+    }
+  }
+}
+
+}  // namespace
+
+const Family& alignment_family() {
+  static const AlignmentFamily family;
+  return family;
+}
+
+}  // namespace mpg::harness

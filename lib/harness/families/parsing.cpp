@@ -1,0 +1,604 @@
+// Family "parsing" (thesis §5.5, Table XIV): constituency parsing from POS tags on the Penn
+// Treebank, sentences of <= 10 words, scored by 1 - Hamming over labeled constituents and evalb
+// labeled-bracket F1 on two test sets (testa, testb).
+//
+// Data: a PTB archive of the registry (format `ptb_zip`, part `archive`) split by WSJ file number
+// into train / validation / testa / testb documents (lib/data/ptb.hpp). The rule set of the
+// feature grammar ('@X' binarization, rule counts: lib/structures/cfg.hpp) and the PCFGs are read from
+// every tree of the training documents (or only their short sentences); the SSVM and the MPG
+// train on the short training sentences. Every (method, grid value) is a validation cell; the best
+// grid value per method (spec `selection_metric` on the validation documents, first in grid order
+// among ties) is scored on testa and testb. A sentence the feature grammar cannot parse gets the
+// flat fallback tree (counted in the tables).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include "baselines/pcfg.hpp"
+#include "baselines/svm_cfg.hpp"
+#include "lib/base/error.hpp"
+#include "lib/data/ptb.hpp"
+#include "lib/harness/cache.hpp"
+#include "lib/harness/family.hpp"
+#include "lib/harness/registry.hpp"
+#include "lib/models/cfg_mpg.hpp"
+
+namespace mpg::harness {
+namespace {
+
+using nlohmann::json;
+
+const char* const kTestSets[] = {"testa", "testb"};
+const char* const kMeasures[] = {"one_minus_hamming", "evalb_f1"};
+const std::map<std::string, std::string> kMeasureNames = {{"one_minus_hamming", "1 − Hamming"},
+                                                          {"evalb_f1", "evalb F1"}};
+
+// ---- Methods -----------------------------------------------------------------------------------
+
+const std::vector<MethodKind>& parsing_methods() {
+  static const std::vector<MethodKind> kinds = {
+      {"mpg_cfg",
+       "MPG_cfg (thesis Algorithm 6; lib/models/cfg_mpg.hpp): one game per training sentence between a predictor and "
+       "an adversary over binary parses, the adversary's potential θ·Φ over rule counts; the objective is the "
+       "negated dual summed over sentences plus λ/2‖θ‖², minimized from θ = 0. A test sentence gets its game's most "
+       "probable predictor parse.",
+       ParameterTable({
+           grid_parameter("lambda", 0.0, 1e9, "grid of the L2 weight λ (one cell per value; the thesis states none)"),
+           choice_parameter("score", "hamming", {"hamming", "shared"},
+                            "game score: `hamming` = minus the number of constituents in C(ŷ) Δ C(y̌) (the Hamming loss the "
+                            "thesis says is optimized) or `shared` = the number in C(ŷ) ∩ C(y̌) (Algorithm 6 as "
+                            "printed)"),
+           choice_parameter("optimizer", "cutting_plane", {"cutting_plane", "lbfgs"},
+                            "training optimizer; `cutting_plane` certifies the objective within "
+                            "`objective_tolerance` × max(1, objective); unstated in the thesis"),
+           integer_parameter("max_iterations", 300, 1, 1000000000, "optimizer iterations (a cap; unstated)"),
+           number_parameter("objective_tolerance", 1e-3, 0.0, 1.0,
+                            "`cutting_plane`: certified relative gap; `lbfgs`: gradient tolerance (unstated)", true),
+           number_parameter("game_tolerance", 1e-6, 0.0, 1.0,
+                            "double-oracle gap of each sentence game, in training and prediction", true),
+           number_parameter("max_seconds", 0.0, 0.0, 1e9, "wall-clock cap of a training (0 = none)"),
+       })},
+      {"svm_cfg",
+       "SSVM with the Hamming loss over labeled constituents (SVM^struct's svm_cfg; baselines/svm_cfg.hpp): 1-slack "
+       "cutting plane with exact loss-augmented CYK, rule-count features, from w = 0; a test sentence gets the CYK "
+       "parse of largest w·Φ.",
+       ParameterTable({grid_parameter("C", 0.0, 1e9,
+                                      "grid of C as in `svm_struct_learn -c` (one cell per value; the thesis states "
+                                      "none)"),
+                       number_parameter("epsilon", 0.1, 0.0, 1e9,
+                                        "stop at primal − dual ≤ C ε (SVM^struct's default -e 0.1)", true),
+                       integer_parameter("max_iterations", 1000, 1, 1000000000, "cutting-plane iterations (a cap)")})},
+      {"pcfg",
+       "STAND-IN for the Stanford parser (not available): a maximum-likelihood PCFG of the grammar's trees, Viterbi "
+       "CYK over the tags, backed off to the '@X' PCFG for a sentence it cannot parse (baselines/pcfg.hpp).",
+       ParameterTable({choice_parameter("preset", "markovized", {"markovized", "treebank"},
+                                        "`markovized`: parent annotation and h = 2 Markovization (Klein & Manning "
+                                        "2003's basic setting); `treebank`: the plain treebank grammar")})},
+  };
+  return kinds;
+}
+
+// ---- Scores ------------------------------------------------------------------------------------
+
+// One prediction of a sentence and, for MPG_cfg, its game.
+struct Parsed {
+  TreePrediction prediction;
+  std::optional<DoubleOracleSummary> game;
+};
+
+// 1 - Hamming averaged over sentences (macro; the reported form) and from summed counts (micro),
+// evalb F1 from summed counts, fallbacks, and the test games of MPG_cfg.
+json score_part(const std::vector<PtbSentence>& part, const std::function<Parsed(const PtbSentence&)>& parse) {
+  std::vector<Parsed> parsed(part.size());
+  tbb::parallel_for(std::size_t{0}, part.size(), [&](std::size_t i) { parsed[i] = parse(part[i]); });
+  HammingCounts hamming;
+  EvalbCounts evalb;
+  double macro = 0.0;
+  int fallbacks = 0, games = 0, unconverged = 0;
+  std::vector<double> game_seconds;
+  for (std::size_t i = 0; i < part.size(); ++i) {  // in sentence order: the same sums with any thread count
+    const HammingCounts h = hamming_counts(parsed[i].prediction.tree, part[i].tree);
+    macro += h.one_minus_hamming();
+    hamming.add(h);
+    evalb.add(evalb_counts(part[i].tree, parsed[i].prediction.tree));
+    fallbacks += parsed[i].prediction.fallback;
+    if (!parsed[i].game) continue;
+    ++games;
+    unconverged += !parsed[i].game->converged();
+    game_seconds.push_back(parsed[i].game->seconds);
+  }
+  json out = {{"sentences", part.size()},
+              {"one_minus_hamming", part.empty() ? 0.0 : macro / static_cast<double>(part.size())},
+              {"one_minus_hamming_micro", hamming.one_minus_hamming()},
+              {"evalb_f1", evalb.f1()},
+              {"evalb_precision", evalb.precision()},
+              {"evalb_recall", evalb.recall()},
+              {"fallbacks", fallbacks}};
+  if (games > 0)
+    out["games"] = {{"games", games},
+                    {"unconverged", unconverged},
+                    {"median_seconds", median(game_seconds)},
+                    {"max_seconds", *std::max_element(game_seconds.begin(), game_seconds.end())}};
+  return out;
+}
+
+// ---- The experiment ----------------------------------------------------------------------------
+
+PtbSplitOptions split_options(const json& spec) {
+  const json s = spec.value("split", json::object());
+  PtbSplitOptions o;
+  o.modulus = s.value("modulus", 10);
+  o.testa_residues = s.value("testa", std::vector<int>{8});
+  o.testb_residues = s.value("testb", std::vector<int>{9, 0});
+  o.validation_residues = s.value("validation", std::vector<int>{7});
+  o.max_length = s.value("max_length", std::size_t{10});
+  return o;
+}
+
+json split_json(const PtbSplitOptions& o) {
+  return {{"modulus", o.modulus},
+          {"testa", o.testa_residues},
+          {"testb", o.testb_residues},
+          {"validation", o.validation_residues},
+          {"max_length", o.max_length}};
+}
+
+std::vector<PtbTree> trees_of(const std::vector<PtbSentence>& sentences) {
+  std::vector<PtbTree> trees;
+  for (const auto& s : sentences) trees.push_back(s.tree);
+  return trees;
+}
+
+class ParsingRun : public FamilyRun {
+ public:
+  explicit ParsingRun(json spec);
+  std::vector<CellPlan> cells() override { return plans_; }
+  json validate(std::size_t cell) const override;
+  std::vector<std::pair<std::string, double>> selection(std::size_t cell, const json& v) const override {
+    return {{plans_[cell].method, v["validation"][selection_].get<double>()}};
+  }
+  std::string validation_line(const json& v) const override {
+    return fmt::format("validation {} {:.4f}  ({:.1f} s)", selection_, v["validation"][selection_].get<double>(),
+                       v.value("train_seconds", 0.0) + v.value("validation_seconds", 0.0));
+  }
+  json test(std::size_t cell, const json& validation) const override;
+  std::string test_line(const json& t) const override {
+    return fmt::format("F1 testa {:.4f} testb {:.4f}", t["testa"]["evalb_f1"].get<double>(),
+                       t["testb"]["evalb_f1"].get<double>());
+  }
+  Tables tables(const Outcome& outcome) const override;
+
+ private:
+  // The parser of a cell's model (its validation result holds the learned weights).
+  std::function<Parsed(const PtbSentence&)> parser(std::size_t cell, const json& validation) const;
+
+  json spec_;
+  std::string selection_;
+  RegistryChoice choice_;
+  VerifiedFile archive_;
+  PtbSplitOptions split_options_;
+  PtbSplit split_;
+  bool grammar_from_all_lengths_ = true;
+  std::vector<PtbTree> grammar_trees_;  // prepared, unbinarized: the PCFGs' treebank
+  Grammar grammar_;                     // '@X' feature grammar
+  std::string fallback_label_;
+  std::vector<ParseExample> examples_;  // the short training sentences
+  std::vector<CellPlan> plans_;
+  std::vector<std::string> kinds_;  // per cell
+};
+
+ParsingRun::ParsingRun(json spec) : spec_(std::move(spec)) {
+  selection_ = spec_.value("selection_metric", std::string("evalb_f1"));
+  choice_ = registry_choice(spec_["dataset"]);
+  archive_ = choice_.read("archive");
+  archive_.content.clear();  // read below as a zip archive; the hash is what was needed
+  split_options_ = split_options(spec_);
+  split_ = split_ptb_sample(read_ptb_archive(archive_.path), split_options_);
+  if (split_.train.empty()) throw InputError(archive_.path, "the split leaves no training sentence");
+  if (split_.validation.empty())
+    throw InputError(archive_.path, "the split leaves no validation sentence to choose hyper-parameters on");
+  grammar_from_all_lengths_ = spec_.value("grammar", std::string("training_documents")) == "training_documents";
+  grammar_trees_ = trees_of(grammar_from_all_lengths_ ? split_.train_all_lengths : split_.train);
+  std::vector<PtbTree> cnf;
+  for (const auto& t : grammar_trees_) cnf.push_back(to_cnf(t));
+  grammar_ = Grammar::from_cnf_trees(cnf);
+  fallback_label_ = most_frequent_root(cnf);
+  for (const auto& s : split_.train) {
+    const PtbTree t = to_cnf(s.tree);
+    examples_.push_back({grammar_.tag_ids(cnf_tags(t)), encode_parse(grammar_, t)});
+  }
+  const json data_key = {{"data", {choice_.dataset, choice_.variant, archive_.sha256}},
+                         {"split", split_json(split_options_)},
+                         {"grammar", grammar_from_all_lengths_ ? "training_documents" : "short_sentences"}};
+  for (const auto& [method, m] : spec_["methods"].items()) {
+    const MethodKind& kind = parsing_family().method(m["kind"].get<std::string>());
+    const ParameterValues values(kind.parameters, m);
+    const Parameter* grid = kind.parameters.grid();  // none: one cell
+    for (const auto& value : grid ? m[grid->name] : json::array({nullptr})) {
+      kinds_.push_back(kind.kind);
+      plans_.push_back({method,
+                        fmt::format("{:<38} {}", method, grid ? fmt::format("{}={}", grid->name, value.get<double>()) : ""),
+                        data_key, grid ? values.with(grid->name, value) : values,
+                        kind.kind == "mpg_cfg" ? 2 : kind.kind == "svm_cfg" ? 1 : 0});  // long cells first
+    }
+  }
+}
+
+CfgMpgOptions mpg_options_of(const ParameterValues& p) {
+  CfgMpgOptions o;
+  o.lambda = p.number("lambda");
+  o.score = parse_parse_score(p.choice("score"));
+  o.optimizer = p.choice("optimizer") == "lbfgs" ? OptimizerKind::lbfgs : OptimizerKind::cutting_plane;
+  o.max_iterations = static_cast<int>(p.integer("max_iterations"));
+  o.objective_tolerance = p.number("objective_tolerance");
+  o.game_tolerance = p.number("game_tolerance");
+  o.max_seconds = p.number("max_seconds");
+  return o;
+}
+
+std::function<Parsed(const PtbSentence&)> ParsingRun::parser(std::size_t cell, const json& validation) const {
+  const ParameterValues& p = plans_[cell].parameters;
+  const std::string& kind = kinds_[cell];
+  if (kind == "pcfg") {
+    auto pcfg = std::make_shared<const Pcfg>(train_pcfg(grammar_trees_, pcfg_preset(p.choice("preset"))));
+    return [pcfg](const PtbSentence& s) { return Parsed{pcfg_parse(*pcfg, tags_of(s.tree), words_of(s.tree)), {}}; };
+  }
+  if (kind == "svm_cfg") {
+    auto w = std::make_shared<const std::vector<double>>(validation["weights"].get<std::vector<double>>());
+    return [this, w](const PtbSentence& s) {
+      return Parsed{predict_tree(grammar_, tags_of(s.tree), words_of(s.tree), *w, fallback_label_), {}};
+    };
+  }
+  auto model = std::make_shared<CfgMpgModel>();
+  model->theta = validation["weights"].get<std::vector<double>>();
+  model->score = parse_parse_score(p.choice("score"));
+  const double tolerance = p.number("game_tolerance");
+  return [this, model, tolerance](const PtbSentence& s) {
+    DoubleOracleSummary game;
+    Parsed out{predict_cfg_mpg(grammar_, *model, tags_of(s.tree), words_of(s.tree), fallback_label_, tolerance, &game), {}};
+    if (!out.prediction.fallback) out.game = game;
+    return out;
+  };
+}
+
+json ParsingRun::validate(std::size_t cell) const {
+  const ParameterValues& p = plans_[cell].parameters;
+  const std::string& kind = kinds_[cell];
+  json result = json::object();
+  const auto start = clock_type::now();
+  if (kind == "svm_cfg") {
+    SvmCfgOptions o;
+    o.C = p.number("C");
+    o.epsilon = p.number("epsilon");
+    o.max_iterations = static_cast<int>(p.integer("max_iterations"));
+    SvmCfgSummary summary;
+    result["weights"] = train_svm_cfg(grammar_, examples_, o, &summary);
+    result["training"] = summary.to_json();
+  } else if (kind == "mpg_cfg") {
+    const CfgMpgModel model = train_cfg_mpg(grammar_, examples_, mpg_options_of(p));
+    result["weights"] = model.theta;
+    result["training"] = model.summary.to_json();
+  }
+  result["train_seconds"] = seconds_since(start);
+  const auto scored = clock_type::now();
+  result["validation"] = score_part(split_.validation, parser(cell, result));
+  result["validation_seconds"] = seconds_since(scored);
+  return result;
+}
+
+json ParsingRun::test(std::size_t cell, const json& validation) const {
+  const auto start = clock_type::now();
+  const auto parse = parser(cell, validation);
+  json result = {{"testa", score_part(split_.testa, parse)}, {"testb", score_part(split_.testb, parse)}};
+  result["test_seconds"] = seconds_since(start);
+  return result;
+}
+
+std::string percent(double x) { return fixed(100.0 * x, 2); }
+
+Tables ParsingRun::tables(const Outcome& outcome) const {
+  const json published = spec_.value("published", json::object());
+  std::vector<std::string> methods;
+  for (const auto& [method, m] : spec_["methods"].items()) methods.push_back(method);
+  // The method each published row is compared with (its "method", else the row's own name).
+  std::map<std::string, std::string> published_method;
+  for (const auto& [row, p] : published.items()) published_method[row] = p.value("method", row);
+  auto test_of = [&](const std::string& method) -> const json* {
+    const auto found = outcome.selected.find(method);
+    return found == outcome.selected.end() ? nullptr : &outcome.test.at(found->second);
+  };
+  auto ours = [&](const std::string& method, const std::string& measure, const std::string& set) -> std::optional<double> {
+    const json* t = test_of(method);
+    if (!t) return std::nullopt;
+    return 100.0 * (*t)[set][measure].get<double>();
+  };
+  auto selected_text = [&](const std::string& method) -> std::string {
+    const auto found = outcome.selected.find(method);
+    if (found == outcome.selected.end()) return "-";
+    const ParameterValues& p = plans_[found->second].parameters;
+    const Parameter* grid = p.table().grid();
+    return grid ? fmt::format("{} = {}", grid->name, p.number(grid->name)) : "-";
+  };
+
+  Tables out;
+  std::string& md = out.markdown;
+  md += fmt::format(
+      "Parsing from POS tags, sentences of ≤ {} words (traces excluded, punctuation counted). Split of `{}` "
+      "(variant `{}`) by WSJ file number mod {}: train {} / validation {} / testa {} / testb {} sentences (thesis: "
+      "4,071 / none / 163 / 270); {} trees read, {} longer than {} words. Grammar rule set and PCFGs from {} trees "
+      "({}); feature grammar: {} rules ({} binary, {} lexical, {} root), {} labels, {} tags. Hyper-parameters "
+      "chosen on the validation documents by {}; values in per cent.\n\n",
+      split_options_.max_length, choice_.dataset, choice_.variant, split_options_.modulus, split_.train.size(),
+      split_.validation.size(), split_.testa.size(), split_.testb.size(), split_.trees, split_.too_long,
+      split_options_.max_length, grammar_trees_.size(),
+      grammar_from_all_lengths_ ? "every tree of the training documents" : "the short training sentences",
+      grammar_.rule_count(), grammar_.binary_rule_count(), grammar_.lexical_rule_count(), grammar_.root_labels().size(),
+      grammar_.label_count(), grammar_.tag_count(), selection_);
+
+  // Table XIV in the thesis' layout: ours (published).
+  md += "## Table XIV: 1 − Hamming and evalb F1, ours (published)\n\n"
+        "| method | selected | 1−Ham testa | 1−Ham testb | F1 testa | F1 testb | fallbacks testa / testb |\n"
+        "|---|---|---|---|---|---|---|\n";
+  std::string csv = "method,measure,set,value,source\n";
+  json rows = json::array();
+  for (const auto& method : methods) {
+    const json* t = test_of(method);
+    std::string published_row;
+    for (const auto& [row, m] : published_method)
+      if (m == method) published_row = row;
+    md += fmt::format("| {} | {} |", method, selected_text(method));
+    for (const char* measure : kMeasures)
+      for (const char* set : kTestSets) {
+        const auto value = ours(method, measure, set);
+        md += value ? fmt::format(" {}", fixed(*value, 2)) : std::string(" -");
+        if (!published_row.empty())
+          md += fmt::format(" ({})", fixed(published[published_row][measure][set].get<double>(), 2));
+        md += " |";
+        if (value) csv += fmt::format("{},{},{},{:.6f},ours\n", method, measure, set, *value);
+      }
+    md += t ? fmt::format(" {} / {} |\n", (*t)["testa"]["fallbacks"].get<int>(), (*t)["testb"]["fallbacks"].get<int>())
+            : " - |\n";
+    if (t)
+      rows.push_back({{"method", method},
+                      {"selected", selected_text(method)},
+                      {"testa", (*t)["testa"]},
+                      {"testb", (*t)["testb"]},
+                      {"test_seconds", t->value("test_seconds", 0.0)}});
+  }
+  md += "\nFallbacks: sentences the feature grammar cannot parse, given a flat tree (SSVM, MPG_cfg); for a PCFG row, "
+        "sentences its grammar cannot parse, backed off to the '@X' PCFG (or given a flat tree).\n";
+  for (const auto& [row, p] : published.items())
+    for (const char* measure : kMeasures)
+      for (const char* set : kTestSets)
+        csv += fmt::format("{},{},{},{:.6f},published\n", row, measure, set, p[measure][set].get<double>());
+
+  // Every published number beside ours.
+  ComparisonTable comparison({{"row", "published row"}, {"method", "our method"}, {"measure", "measure"}, {"set", "test set"}},
+                             {}, spec_.value("tolerance", 2.0), 2);
+  for (const auto& [row, p] : published.items()) {
+    const std::string& method = published_method[row];
+    for (const char* measure : kMeasures)
+      for (const char* set : kTestSets) {
+        auto& r = comparison.add({row, method, kMeasureNames.at(measure), set}, ours(method, measure, set),
+                                 p[measure][set].get<double>());
+        if (!choice_.exact()) r.causes.push_back("data substitute (" + choice_.variant + ")");
+        if (spec_["methods"].contains(method) && spec_["methods"][method]["kind"] == "pcfg")
+          r.causes.push_back("parser substitute (PCFG stand-in)");
+      }
+  }
+  md += fmt::format("\n## Published numbers ({})\n\n{}\n", spec_.value("source", std::string("see the spec")),
+                    comparison.markdown());
+  out.tally = comparison.tally();
+
+  // The thesis' claims: each "above" method above each "below" method on both measures and test sets.
+  md += "## The thesis' claims\n\n";
+  json claims = json::array();
+  for (const auto& claim : spec_.value("claims", json::array())) {
+    const std::string above = claim["above"].get<std::string>(), below = claim["below"].get<std::string>();
+    std::vector<std::string> held, failed;
+    for (const char* measure : kMeasures)
+      for (const char* set : kTestSets) {
+        const auto a = ours(above, measure, set), b = ours(below, measure, set);
+        if (!a || !b) continue;
+        (*a > *b ? held : failed)
+            .push_back(fmt::format("{} {}: {} vs {} ({})", kMeasureNames.at(measure), set, fixed(*a, 2), fixed(*b, 2),
+                                   fixed(*a - *b, 2, true)));
+      }
+    const bool holds = failed.empty() && !held.empty();
+    md += fmt::format("- {} above {} on both measures and both test sets: **{}**.", above, below,
+                      holds ? "holds" : held.empty() && failed.empty() ? "not run" : "does not hold");
+    if (!held.empty()) md += fmt::format(" Above: {}.", fmt::join(held, "; "));
+    if (!failed.empty()) md += fmt::format(" Not above: {}.", fmt::join(failed, "; "));
+    md += "\n";
+    if (!holds && !(held.empty() && failed.empty()))
+      out.tally.outside.push_back(fmt::format("claim {} above {}: not above in {}", above, below, fmt::join(failed, "; ")));
+    claims.push_back({{"above", above}, {"below", below}, {"holds", holds}, {"not_above", failed}});
+  }
+
+  // Every validation cell: the grid, the selection, the training.
+  md += fmt::format("\n## Validation cells ({} sentences; {} selects)\n\n| method | value | 1−Ham | F1 | fallbacks | "
+                    "selected | training | seconds |\n|---|---|---|---|---|---|---|---|\n",
+                    split_.validation.size(), selection_);
+  std::string notes;
+  for (std::size_t i = 0; i < plans_.size(); ++i) {
+    const json& v = outcome.validation[i];
+    const Parameter* grid = plans_[i].parameters.table().grid();
+    const bool chosen = outcome.selected.count(plans_[i].method) && outcome.selected.at(plans_[i].method) == i;
+    std::string training = "-";
+    if (v.contains("training")) {
+      const json& s = v["training"];
+      training = fmt::format("{}, {} iterations", s.value("converged", false) ? "converged" : "**cap**",
+                             s.value("iterations", 0));
+      if (s.contains("certified_gap"))
+        training += fmt::format(", objective {:.6g}, certified gap {:.2g}", s["objective"].get<double>(),
+                                s["certified_gap"].get<double>());
+      else if (s.contains("gap"))
+        training += fmt::format(", gap {:.2g}", s["gap"].get<double>());
+      if (s.contains("games"))
+        training += fmt::format(", {} games ({} not converged, max gap {:.1e})", s["games"].get<long>(),
+                                s["unconverged_games"].get<long>(), s["max_gap"].get<double>());
+      if (!s.value("converged", true) && chosen)
+        notes += fmt::format("- {} {}: its training stopped at a cap ({}).\n", plans_[i].method,
+                             grid ? fmt::format("{} = {}", grid->name, plans_[i].parameters.number(grid->name)) : "",
+                             s.value("status", std::string("?")));
+    }
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {:.1f} |\n", plans_[i].method,
+                      grid ? fmt::format("{} = {}", grid->name, plans_[i].parameters.number(grid->name)) : "-",
+                      percent(v["validation"]["one_minus_hamming"].get<double>()),
+                      percent(v["validation"]["evalb_f1"].get<double>()), v["validation"]["fallbacks"].get<int>(),
+                      chosen ? "**yes**" : "", training,
+                      v.value("train_seconds", 0.0) + v.value("validation_seconds", 0.0));
+  }
+  for (const auto& method : methods) {
+    const json* t = test_of(method);
+    if (!t || !(*t)["testa"].contains("games")) continue;
+    for (const char* set : kTestSets) {
+      const json& g = (*t)[set]["games"];
+      notes += fmt::format("- {} {} games (one per parsable sentence): {}, median {:.4f} s, max {:.4f} s, {} not "
+                           "converged.\n",
+                           method, set, g["games"].get<int>(), g["median_seconds"].get<double>(),
+                           g["max_seconds"].get<double>(), g["unconverged"].get<int>());
+    }
+  }
+  md += fmt::format("\n## Data\n\n- `{}` sha256 `{}` ({}).\n", archive_.name, archive_.sha256.substr(0, 16),
+                    choice_.fidelity());
+  md += "\n## Notes\n\n";
+  for (const auto& note : spec_.value("notes", json::array())) md += fmt::format("- {}\n", note.get<std::string>());
+  md += notes;
+  out.csv = csv;
+  out.fields = {{"split",
+                 {{"options", split_json(split_options_)},
+                  {"train", split_.train.size()},
+                  {"validation", split_.validation.size()},
+                  {"testa", split_.testa.size()},
+                  {"testb", split_.testb.size()},
+                  {"grammar_trees", grammar_trees_.size()}}},
+                {"grammar",
+                 {{"rules", grammar_.rule_count()}, {"labels", grammar_.label_count()}, {"tags", grammar_.tag_count()}}},
+                {"selection", selection_},
+                {"rows", rows},
+                {"claims", claims},
+                {"published", published},
+                {"comparison", comparison.rows_json()}};
+  return out;
+}
+
+// ---- The family --------------------------------------------------------------------------------
+
+class ParsingFamily : public Family {
+ public:
+  std::string name() const override { return "parsing"; }
+  std::string summary() const override {
+    return "Constituency parsing from POS tags (thesis §5.5, Table XIV): a Penn Treebank archive (registry format "
+           "`ptb_zip`, part `archive`) split by WSJ file number into train / validation / testa / testb documents, "
+           "sentences of ≤ `split.max_length` words (traces excluded, punctuation counted: evalb's rule). Every "
+           "(method, grid value) is a cell trained on the short training sentences and scored on the validation "
+           "sentences; the best grid value per method by `selection_metric` (first in grid order among ties) is "
+           "scored on testa and testb by 1 − Hamming over labeled constituents (2·shared / (|pred| + |gold|) per "
+           "sentence, averaged) and evalb F1 (COLLINS.prm, corpus level).";
+  }
+  std::vector<SpecKey> keys() const override {
+    return {{"dataset", true, "`{registry, variant}`: a PTB archive of the registry (format `ptb_zip`)"},
+            {"split", false,
+             "`{modulus, testa, testb, validation, max_length}`: a document goes to testa / testb / validation when "
+             "its WSJ file number mod `modulus` is in that list, else to train (default 10, [8], [9, 0], [7], 10)"},
+            {"grammar", false,
+             "trees the rule set and the PCFGs are read from: `training_documents` (default: every tree of the "
+             "training documents, any length) or `short_sentences` (the training sentences only)"},
+            {"selection_metric", false, "validation score that selects grid values: `evalb_f1` (default) or "
+                                        "`one_minus_hamming`"},
+            {"methods", true, "`{label: {kind, parameters}}`, kinds below"},
+            {"published", false,
+             "`{row: {method, one_minus_hamming: {testa, testb}, evalb_f1: {testa, testb}}}` in per cent; `method` "
+             "names the spec method compared with the row (default: the row's name)"},
+            {"claims", false, "`[{above, below}]`: methods the paper says are ordered so on both measures and test sets"},
+            {"tolerance", false, "a published number is matched when \\|ours − published\\| ≤ this, in points (default 2)"}};
+  }
+  const std::vector<MethodKind>& methods() const override { return parsing_methods(); }
+  void validate(const json& spec, const SpecValidator& v) const override;
+  std::unique_ptr<FamilyRun> prepare(const json& spec) const override { return std::make_unique<ParsingRun>(spec); }
+};
+
+void ParsingFamily::validate(const json& spec, const SpecValidator& v) const {
+  v.keys(spec["dataset"], "dataset", {"registry", "variant"}, {"registry"});
+  v.registry_dataset(spec["dataset"], "dataset", {"ptb_zip"});
+  if (spec.contains("split")) {
+    const json& s = spec["split"];
+    v.keys(s, "split", {"modulus", "testa", "testb", "validation", "max_length"});
+    int modulus = 10;
+    if (s.contains("modulus")) {
+      if (!s["modulus"].is_number_integer() || s["modulus"].get<int>() < 2)
+        v.fail("split.modulus", "expected a whole number >= 2, got " + s["modulus"].dump());
+      modulus = s["modulus"].get<int>();
+    }
+    if (s.contains("max_length") && (!s["max_length"].is_number_integer() || s["max_length"].get<int>() < 1))
+      v.fail("split.max_length", "expected a whole number >= 1, got " + s["max_length"].dump());
+    std::map<int, std::string> owner;
+    for (const char* part : {"testa", "testb", "validation"}) {
+      if (!s.contains(part)) continue;
+      const std::string where = std::string("split.") + part;
+      if (!s[part].is_array()) v.fail(where, "expected an array of residues");
+      for (const auto& r : s[part]) {
+        if (!r.is_number_integer() || r.get<int>() < 0 || r.get<int>() >= modulus)
+          v.fail(where, fmt::format("every residue must be a whole number in 0..{}, got {}", modulus - 1, r.dump()));
+        if (const auto [it, fresh] = owner.emplace(r.get<int>(), part); !fresh)
+          v.fail(where, fmt::format("residue {} is already in split.{}", r.get<int>(), it->second));
+      }
+    }
+    if (s.contains("validation") && s["validation"].empty())
+      v.fail("split.validation", "expected at least one residue: hyper-parameters are chosen on it");
+  }
+  if (spec.contains("grammar")) {
+    const std::string g = v.string(spec, "grammar", "").get<std::string>();
+    if (g != "training_documents" && g != "short_sentences")
+      v.fail("grammar", "expected 'training_documents' or 'short_sentences', got '" + g + "'");
+  }
+  if (spec.contains("selection_metric")) {
+    const std::string s = v.string(spec, "selection_metric", "").get<std::string>();
+    if (!kMeasureNames.count(s)) v.fail("selection_metric", "expected 'evalb_f1' or 'one_minus_hamming', got '" + s + "'");
+  }
+  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 100.0);
+  if (!spec["methods"].is_object() || spec["methods"].empty()) v.fail("methods", "expected a non-empty object");
+  if (spec.contains("published")) {
+    const json& p = spec["published"];
+    if (!p.is_object()) v.fail("published", "expected an object of rows");
+    for (const auto& [row, values] : p.items()) {
+      const std::string where = "published." + row;
+      v.keys(values, where, {"method", "one_minus_hamming", "evalb_f1"}, {"one_minus_hamming", "evalb_f1"});
+      const std::string method = values.contains("method") ? v.string(values, "method", where).get<std::string>() : row;
+      if (!spec["methods"].contains(method))
+        v.fail(values.contains("method") ? where + ".method" : where, "no method '" + method + "' in methods");
+      for (const char* measure : kMeasures) {
+        v.keys(values[measure], where + "." + measure, {"testa", "testb"}, {"testa", "testb"});
+        for (const char* set : kTestSets) v.number(values[measure], set, where + "." + measure, 0.0, 100.0);
+      }
+    }
+  }
+  if (spec.contains("claims")) {
+    if (!spec["claims"].is_array()) v.fail("claims", "expected an array of {above, below}");
+    for (std::size_t i = 0; i < spec["claims"].size(); ++i) {
+      const json& c = spec["claims"][i];
+      const std::string where = fmt::format("claims[{}]", i);
+      v.keys(c, where, {"above", "below"}, {"above", "below"});
+      for (const char* side : {"above", "below"})
+        if (!spec["methods"].contains(v.string(c, side, where).get<std::string>()))
+          v.fail(where + "." + side, "no method '" + c[side].get<std::string>() + "' in methods");
+    }
+  }
+}
+
+}  // namespace
+
+const Family& parsing_family() {
+  static const ParsingFamily family;
+  return family;
+}
+
+}  // namespace mpg::harness
