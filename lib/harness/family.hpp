@@ -116,7 +116,7 @@ const std::vector<SpecKey>& common_keys();
 const std::vector<const Family*>& families();
 const Family& family_named(const std::string& task);
 
-// The families (lib/harness/<family>.cpp).
+// The families (lib/harness/families/<family>.cpp).
 const Family& binary_family();
 const Family& sequence_labeling_family();
 const Family& ranking_family();
