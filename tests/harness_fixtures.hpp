@@ -25,6 +25,19 @@ struct ScopedEnvironment {
   const char* name_;
 };
 
+// The small spec of the harness tests (test_harness*.cpp): logistic regression at two lambdas on
+// OPTDIGITS class 0 against a made-up published 0.9.
+inline nlohmann::json small_spec() {
+  return nlohmann::json::parse(R"({
+    "name": "small", "metric": "f1",
+    "datasets": {"OPT": {"registry": "optdigits", "one_vs_rest": true, "classes": [0]}},
+    "protocol": {"validation_fraction": 0.3333333333, "split_seed": 5},
+    "methods": {"LR": {"kind": "logistic_regression", "lambda": [1, 4]}},
+    "published": {"LR": {"OPT": 0.9}},
+    "tolerance": 0.2
+  })");
+}
+
 // <dir>/spec.json holding `spec`; returns its path.
 inline std::string write_spec(const TempDir& dir, const nlohmann::json& spec) {
   const std::string path = (dir.path() / "spec.json").string();

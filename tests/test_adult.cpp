@@ -12,6 +12,7 @@
 #include "lib/data/adult.hpp"
 #include "lib/data/libsvm.hpp"
 #include "tests/shared_data.hpp"
+#include "tests/skip.hpp"
 #include "tests/temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -89,11 +90,10 @@ TEST_CASE("read_adult names the file and line of bad records", "[adult]") {
   CHECK_THAT(adult_error(dir.file("missing")), StartsWith(dir.file("missing")));
 }
 
-TEST_CASE("the Adult encoding reproduces LIBSVM a1a, a3a and a4a from adult.data", "[adult]") {
+TEST_CASE("the Adult encoding reproduces LIBSVM a1a, a3a and a4a from adult.data", "[adult_shared]") {
   const fs::path folder = fs::path(mpg::testing::shared_data_directory()) / "adult";
   if (!fs::exists(folder / "adult.data.gz") || !fs::exists(folder / "a3a")) {
-    WARN("skipped: the Adult files are not in " << folder.string());
-    return;
+    MPG_SKIP("the Adult files are not in " << folder.string());
   }
   const LibsvmData encoded = read_adult((folder / "adult.data.gz").string());
   REQUIRE(encoded.features.rows() == 32561);

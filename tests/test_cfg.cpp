@@ -11,6 +11,7 @@
 #include "lib/harness/experiment.hpp"
 #include "lib/structures/cfg.hpp"
 #include "tests/cfg_trees.hpp"
+#include "tests/skip.hpp"
 
 namespace {
 
@@ -62,11 +63,10 @@ TEST_CASE("binarization is undone exactly (hand-made trees)", "[cfg]") {
   }
 }
 
-TEST_CASE("binarization round-trips every tree of the NLTK sample", "[cfg]") {
+TEST_CASE("binarization round-trips every tree of the NLTK sample", "[cfg_shared]") {
   const std::string zip = sample_zip();
   if (!std::filesystem::exists(zip)) {
-    WARN("skipped: " << zip << " not found (set MPG_DATA_DIR)");
-    return;
+    MPG_SKIP(zip << " not found (set MPG_DATA_DIR)");
   }
   std::size_t checked = 0, failed = 0;
   for (const auto& doc : mpg::read_ptb_archive(zip))

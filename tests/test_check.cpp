@@ -8,6 +8,7 @@
 #include "lib/base/io.hpp"
 #include "lib/harness/experiment.hpp"
 #include "tests/run_mpg.hpp"
+#include "tests/skip.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace mpg::harness;
@@ -52,10 +53,9 @@ TEST_CASE("compare_results: numbers beyond the tolerance, missing rows and value
   CHECK(drift[1].where == "tolerance");
 }
 
-TEST_CASE("mpg run --check: a hand-edited number in a result file is a drift, exit status 3", "[check]") {
+TEST_CASE("mpg run --check: a hand-edited number in a result file is a drift, exit status 3", "[check_shared]") {
   if (!fs::exists(fs::path(data_directory()) / "optdigits" / "optdigits.tra")) {
-    WARN("skipped: optdigits is not in " << data_directory());
-    return;
+    MPG_SKIP("optdigits is not in " << data_directory());
   }
   TempDir dir;
   const std::string spec = dir.write("small.json", R"({

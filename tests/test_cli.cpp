@@ -21,6 +21,7 @@
 #include "lib/game/binary_action.hpp"
 #include "lib/metrics/f1.hpp"
 #include "tests/brute_force.hpp"
+#include "tests/skip.hpp"
 
 namespace fs = std::filesystem;
 using mpg::testing::TempDir;
@@ -225,12 +226,11 @@ TEST_CASE("train: a malformed LIBSVM file fails with <path>:<line>: and writes n
   CHECK(left == std::vector<std::string>{"bad.svm"});
 }
 
-TEST_CASE("train + predict round trip on syn200", "[cli]") {
+TEST_CASE("train + predict round trip on syn200", "[cli_shared]") {
   const fs::path train_path = shared_bench("syn200.train");
   const fs::path test_path = shared_bench("syn200.test");
   if (!fs::exists(train_path) || !fs::exists(test_path)) {
-    WARN("skipped: " << train_path.string() << " or " << test_path.string() << " is missing");
-    return;
+    MPG_SKIP(train_path.string() << " or " << test_path.string() << " is missing");
   }
   TempDir dir;
   const std::string model = dir.file("model.json");

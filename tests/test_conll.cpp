@@ -10,6 +10,7 @@
 #include "lib/data/conll.hpp"
 #include "lib/eval/sequence_measures.hpp"
 #include "lib/harness/experiment.hpp"
+#include "tests/skip.hpp"
 #include "tests/temp_dir.hpp"
 
 using mpg::testing::TempDir;
@@ -115,11 +116,10 @@ TEST_CASE("word shapes and token features", "[conll]") {
 }
 
 // The shared CoNLL-2003 files: subset rule and the per-class token counts of thesis Table IX.
-TEST_CASE("the shared CoNLL-2003 subsets give Table IX's class counts", "[conll]") {
+TEST_CASE("the shared CoNLL-2003 subsets give Table IX's class counts", "[conll_shared]") {
   const std::string dir = mpg::harness::data_directory() + "/conll2003";
   if (!std::filesystem::exists(dir + "/eng.train.gz")) {
-    WARN("skipped: " << dir << " not found");
-    return;
+    MPG_SKIP(dir << " not found");
   }
   const auto train = mpg::conll_statistics(mpg::read_conll(dir + "/eng.train.gz", 0, 300));
   CHECK(train.sentences == 300);
@@ -171,11 +171,10 @@ TEST_CASE("sequence-labeling specs are validated with file and key", "[conll]") 
   CHECK_THAT(error_of(R"({"published": {"MPG": {}}})"), Contains("published.MPG: no such method in methods"));
 }
 
-TEST_CASE("a Table X cell outside tolerance names the caps its selected model hit", "[conll]") {
+TEST_CASE("a Table X cell outside tolerance names the caps its selected model hit", "[conll_shared]") {
   const std::string dir = mpg::harness::data_directory() + "/conll2003";
   if (!std::filesystem::exists(dir + "/eng.train.gz")) {
-    WARN("skipped: " << dir << " not found");
-    return;
+    MPG_SKIP(dir << " not found");
   }
   TempDir work("conll_causes");
   // 30 sentences and one iteration of the default (certified) trainer: it stops at its cap; 0.99 is

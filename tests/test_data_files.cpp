@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/skip.hpp"
 #include "tests/temp_dir.hpp"
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
@@ -300,11 +301,10 @@ TEST_CASE("read_optdigits reports unreadable and empty files", "[data_files]") {
   CHECK(optdigits_error(blank) == blank + ": no examples");
 }
 
-TEST_CASE("the shared optdigits training file reads as published", "[data_files]") {
+TEST_CASE("the shared optdigits training file reads as published", "[data_files_shared]") {
   const std::string path = data_directory() + "/optdigits/optdigits.tra";
   if (!fs::exists(path)) {
-    WARN("skipped: " << path << " not found");
-    return;
+    MPG_SKIP(path << " not found");
   }
   CHECK(mpg::sha256_file_hex(path) ==
         "e1b683cc211604fe8fd8c4417e6a69f31380e0c61d4af22e93cc21e9257ffedd");
@@ -319,11 +319,10 @@ TEST_CASE("the shared optdigits training file reads as published", "[data_files]
   CHECK(data.features.coeffs().minCoeff() >= 1.0);
 }
 
-TEST_CASE("the shared adult a3a test file reads through gzip", "[data_files]") {
+TEST_CASE("the shared adult a3a test file reads through gzip", "[data_files_shared]") {
   const std::string path = data_directory() + "/adult/a3a.t.gz";
   if (!fs::exists(path)) {
-    WARN("skipped: " << path << " not found");
-    return;
+    MPG_SKIP(path << " not found");
   }
   const mpg::LibsvmData data = mpg::read_libsvm(path);
   CHECK(data.features.rows() == 29376);

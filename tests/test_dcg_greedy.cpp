@@ -46,7 +46,7 @@ void check_against_lp(const DcgGame& game) {
 
 }  // namespace
 
-TEST_CASE("DCG greedy solver equals the compact LP on random games (n <= 40)", "[dcg][greedy]") {
+TEST_CASE("DCG greedy solver equals the compact LP on random games (n <= 40)", "[dcg_greedy]") {
   std::mt19937_64 rng(2026);
   for (int n : {1, 2, 3, 5, 8, 13, 21, 40})
     for (int trial = 0; trial < 6; ++trial) {
@@ -58,7 +58,7 @@ TEST_CASE("DCG greedy solver equals the compact LP on random games (n <= 40)", "
     }
 }
 
-TEST_CASE("DCG greedy solver: ties in potentials and in discounts, more levels, one document", "[dcg][greedy]") {
+TEST_CASE("DCG greedy solver: ties in potentials and in discounts, more levels, one document", "[dcg_greedy]") {
   // Identical documents: every ordering is optimal; the value still matches the LP.
   check_against_lp(DcgGame(Eigen::MatrixXd::Constant(6, 3, 0.3), DcgDiscount::letor));
   Eigen::MatrixXd zero = Eigen::MatrixXd::Zero(7, 3);
@@ -79,7 +79,7 @@ TEST_CASE("DCG greedy solver: ties in potentials and in discounts, more levels, 
   CHECK(eq.adversary_marginals(0, 2) == Approx(1.0));
 }
 
-TEST_CASE("Permutahedron decomposition of a hand-made point", "[dcg][greedy]") {
+TEST_CASE("Permutahedron decomposition of a hand-made point", "[dcg_greedy]") {
   // (1, 1, 1) with discounts (2, 1, 0) = 1/2 (2, 1, 0) + 1/2 (0, 1, 2).
   const std::vector<double> disc = {2.0, 1.0, 0.0};
   const auto p = mpg::decompose_permutahedron_point(Eigen::Vector3d(1.0, 1.0, 1.0), disc);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "tests/skip.hpp"
 #include "tests/temp_dir.hpp"
 #include "lib/base/error.hpp"
 #include "lib/harness/experiment.hpp"
@@ -111,11 +112,10 @@ TEST_CASE("read_letor errors name the file and line", "[letor]") {
   CHECK_THAT(error_of(dir.file("missing.txt")), Contains("missing.txt") && Contains("cannot open"));
 }
 
-TEST_CASE("Shared LETOR subsets: counts and sha256 of the registry", "[letor]") {
+TEST_CASE("Shared LETOR subsets: counts and sha256 of the registry", "[letor_shared]") {
   const std::string dir = mpg::harness::data_directory();
   if (!std::filesystem::exists(dir + "/letor4_mq2008/S1.txt.xz")) {
-    WARN("skipped: no LETOR data under " << dir << " (set MPG_DATA_DIR)");
-    return;
+    MPG_SKIP("no LETOR data under " << dir << " (set MPG_DATA_DIR)");
   }
   const auto& registry = mpg::harness::dataset_registry();
   struct Expect {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/skip.hpp"
 #include "tests/temp_dir.hpp"
 #include "lib/base/error.hpp"
 #include "lib/data/libsvm.hpp"
@@ -171,11 +172,10 @@ TEST_CASE("binarize_labels marks the positive label", "[libsvm]") {
   CHECK(mpg::binarize_labels({}, 1.0).empty());
 }
 
-TEST_CASE("read_libsvm reads the shared syn200 benchmark file", "[libsvm]") {
+TEST_CASE("read_libsvm reads the shared syn200 benchmark file", "[libsvm_shared]") {
   const std::string path = std::string(MPG_SOURCE_DIR) + "/../shared/bench/syn200.train";
   if (!fs::exists(path)) {
-    WARN("skipped: " << path << " not found");
-    return;
+    MPG_SKIP(path << " not found");
   }
   const mpg::LibsvmData data = mpg::read_libsvm(path);
   CHECK(data.features.rows() == 200);

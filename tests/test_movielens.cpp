@@ -12,6 +12,7 @@
 #include "lib/base/sha256.hpp"
 #include "lib/data/movielens.hpp"
 #include "lib/diversity/protocol.hpp"
+#include "tests/skip.hpp"
 #include "tests/temp_dir.hpp"
 
 using Catch::Matchers::Contains;
@@ -117,14 +118,13 @@ TEST_CASE("MovieLens files: malformed lines are errors naming file and line", "[
   CHECK_THAT(error_of(files.paths), Contains("missing.data"));
 }
 
-TEST_CASE("Shared MovieLens 100K: registry sha256 and the README's counts", "[movielens]") {
+TEST_CASE("Shared MovieLens 100K: registry sha256 and the README's counts", "[movielens_shared]") {
   const std::string dir = data_directory();
   const auto registry = nlohmann::json::parse(mpg::read_file(std::string(MPG_SOURCE_DIR) + "/datasets/registry.json"));
   REQUIRE(registry.contains("movielens100k"));
   const auto& files = registry["movielens100k"]["variants"]["ml100k"];
   if (!std::filesystem::exists(dir + "/" + files["ratings"]["file"].get<std::string>())) {
-    WARN("skipped: no MovieLens 100K under " << dir << " (set MPG_DATA_DIR)");
-    return;
+    MPG_SKIP("no MovieLens 100K under " << dir << " (set MPG_DATA_DIR)");
   }
   mpg::MovieLensPaths paths;
   for (auto [part, target] : {std::pair{"ratings", &paths.ratings}, std::pair{"items", &paths.items},

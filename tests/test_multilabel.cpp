@@ -11,6 +11,7 @@
 #include "lib/base/error.hpp"
 #include "lib/data/multilabel.hpp"
 #include "tests/shared_data.hpp"
+#include "tests/skip.hpp"
 #include "tests/temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -92,12 +93,11 @@ TEST_CASE("read_multilabel_svm reads label lists and sparse features", "[multila
              Contains("not a finite number"));
 }
 
-TEST_CASE("the shared multilabel files have the sizes and label frequencies of Table 2.2", "[multilabel]") {
+TEST_CASE("the shared multilabel files have the sizes and label frequencies of Table 2.2", "[multilabel_shared]") {
   const fs::path mulan = fs::path(shared_data_directory()) / "multilabel_mulan";
   const fs::path toolbox = fs::path(shared_data_directory()) / "multilabel_mlc_toolbox";
   if (!fs::exists(mulan / "scene-train.data.csv.gz") || !fs::exists(toolbox / "tmc2007-500.svm.xz")) {
-    WARN("skipped: the multilabel files are not in " << shared_data_directory());
-    return;
+    MPG_SKIP("the multilabel files are not in " << shared_data_directory());
   }
   MultilabelReadOptions scene_options;
   scene_options.labels = 6;

@@ -7,6 +7,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/data/naacl_alignment.hpp"
+#include "tests/skip.hpp"
 #include "tests/temp_dir.hpp"
 
 using Catch::Matchers::Contains;
@@ -101,11 +102,10 @@ TEST_CASE("unlabeled parallel text is read line by line", "[naacl_alignment]") {
              Contains("r.f:2:") && Contains("empty sentence"));
 }
 
-TEST_CASE("the shared NAACL 2003 Hansards files", "[naacl_alignment]") {
+TEST_CASE("the shared NAACL 2003 Hansards files", "[naacl_alignment_shared]") {
   const std::string dir = hansards_directory();
   if (!std::filesystem::exists(dir + "/test/test.align")) {
-    WARN("skipped: " << dir << " not found");
-    return;
+    MPG_SKIP(dir << " not found");
   }
   const auto test = mpg::read_naacl_labeled(dir + "/test/test.e", dir + "/test/test.f", dir + "/test/test.align");
   const auto trial = mpg::read_naacl_labeled(dir + "/dev/trial.e", dir + "/dev/trial.f", dir + "/dev/trial.align");

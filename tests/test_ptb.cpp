@@ -15,6 +15,7 @@
 #include "lib/base/sha256.hpp"
 #include "lib/base/io.hpp"
 #include "lib/data/ptb.hpp"
+#include "tests/skip.hpp"
 #include "tests/temp_dir.hpp"
 
 namespace {
@@ -166,11 +167,10 @@ TEST_CASE("the split assigns whole documents by file number and ignores document
   CHECK(held_out.testb.size() == 2);
 }
 
-TEST_CASE("the NLTK sample: 199 files, 3,914 trees, and the split's sizes", "[ptb]") {
+TEST_CASE("the NLTK sample: 199 files, 3,914 trees, and the split's sizes", "[ptb_shared]") {
   const std::string zip = sample_zip();
   if (!std::filesystem::exists(zip)) {
-    WARN("skipped: " << zip << " not found (set MPG_DATA_DIR)");
-    return;
+    MPG_SKIP(zip << " not found (set MPG_DATA_DIR)");
   }
   const auto& archive = mpg::harness::dataset_registry()["ptb_nltk_sample"]["variants"]["nltk"]["archive"];
   const std::string bytes = mpg::read_file(zip);

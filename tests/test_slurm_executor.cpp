@@ -11,6 +11,7 @@
 #include "lib/base/io.hpp"
 #include "lib/harness/experiment.hpp"
 #include "tests/run_mpg.hpp"
+#include "tests/skip.hpp"
 #include "tests/synthetic_registry.hpp"
 
 using mpg::testing::quote;
@@ -64,8 +65,7 @@ class LocalCluster {
 TEST_CASE("mpg run --executor slurm: job arrays on a one-node cluster give the local tables", "[slurm_executor]") {
   const LocalCluster cluster;
   if (!cluster.up()) {
-    WARN("skipped: the one-node Slurm cluster cannot start here: " << cluster.reason());
-    return;
+    MPG_SKIP("the one-node Slurm cluster cannot start here: " << cluster.reason());
   }
   TempDir dir;
   const SyntheticRegistry registry(dir);

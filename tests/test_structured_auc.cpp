@@ -16,6 +16,7 @@
 #include "lib/data/multilabel.hpp"
 #include "lib/harness/experiment.hpp"
 #include "lib/models/structured_auc.hpp"
+#include "tests/skip.hpp"
 #include "tests/temp_dir.hpp"
 
 using Catch::Matchers::Contains;
@@ -263,12 +264,14 @@ TEST_CASE("multi-label CSV rows: features, labels and errors", "[structured_auc]
   CHECK_THAT(error_of([&] { mpg::read_multilabel_csv(dir.write("c", "1,x,0\n"), labels(1)); }),
              Contains("c:1: feature 2 is not a finite number: \"x\""));
   CHECK_THAT(error_of([&] { mpg::read_multilabel_csv(dir.write("d", "1,0\n"), labels(2)); }), Contains("no feature"));
+}
+
+TEST_CASE("multi-label CSV rows: the shared Yeast training file", "[structured_auc_shared]") {
   const std::string shared = mpg::harness::data_directory() + "/multilabel_mulan/yeast-train.data.csv.gz";
-  if (!std::filesystem::exists(shared)) {
-    WARN("Yeast not found; skipped");
-    return;
-  }
-  const auto yeast = mpg::read_multilabel_csv(shared, labels(14));
+  if (!std::filesystem::exists(shared)) MPG_SKIP(shared << " not found");
+  mpg::MultilabelReadOptions options;
+  options.labels = 14;
+  const auto yeast = mpg::read_multilabel_csv(shared, options);
   CHECK(yeast.features.rows() == 1500);
   CHECK(yeast.features.cols() == 103);
 }
