@@ -105,7 +105,10 @@ Action add_run(CLI::App& app) {
       throw Error("this mpg binary was built from other code than the source tree now holds (lib/, baselines/, "
                   "cli/ or CMakeLists.txt changed since the build): rebuild it (./scripts/build.sh) before "
                   "`mpg run`, so that the tables name the code that computed them");
-    s->options.code_stamp = built;
+    // Same code: each family's cells are keyed on the stamp of the sources they depend on
+    // (harness::family_stamp), so a change to one family leaves the others' cells cached. Without
+    // the tree beside the binary, on the binary's whole stamp ("unknown": no cache).
+    s->options.code_stamp = (tree == "unknown" || built == "unknown") ? built : "";
     s->options.progress = !s->quiet;
     bool drifted = false;
     for (const auto& spec : s->specs) {

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
@@ -39,6 +42,70 @@ std::string source_stamp(const std::string& directory) {
   std::sort(files.begin(), files.end());
   std::string lines;
   for (const auto& file : files) lines += sha256_file_hex((root / file).string()) + "  " + file + "\n";
+  return sha256_hex(lines);
+}
+
+namespace {
+
+// The project includes of one file: `#include "path"` resolved against the root, then against the
+// file's own folder; includes that name no file of the tree (system headers) are left out.
+std::vector<std::string> project_includes(const fs::path& root, const std::string& file) {
+  static const std::regex include_line(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  std::vector<std::string> out;
+  std::ifstream in(root / file);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch match;
+    if (!std::regex_search(line, match, include_line)) continue;
+    for (const fs::path& candidate : {fs::path(match[1].str()), fs::path(file).parent_path() / match[1].str()}) {
+      const fs::path normal = candidate.lexically_normal();
+      if (fs::is_regular_file(root / normal)) {
+        out.push_back(normal.generic_string());
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> family_sources(const std::string& family, const std::string& directory) {
+  const fs::path root(directory);
+  const fs::path families = root / "lib" / "harness" / "families";
+  std::vector<std::string> work;
+  if (fs::is_directory(families)) {
+    for (const auto& entry : fs::directory_iterator(families)) {
+      const std::string stem = entry.path().stem().string();
+      if (entry.is_regular_file() && compiled_source(entry.path()) && (stem == family || stem.rfind(family + "_", 0) == 0))
+        work.push_back(fs::relative(entry.path(), root).generic_string());
+    }
+  }
+  if (work.empty()) return {};
+  for (const auto& entry : fs::directory_iterator(root / "lib" / "harness"))
+    if (entry.is_regular_file() && compiled_source(entry.path()))
+      work.push_back(fs::relative(entry.path(), root).generic_string());
+  std::set<std::string> closure;
+  while (!work.empty()) {
+    const std::string file = work.back();
+    work.pop_back();
+    if (!closure.insert(file).second) continue;
+    for (auto& included : project_includes(root, file)) work.push_back(std::move(included));
+    const fs::path path(file);
+    if (path.extension() == ".hpp" || path.extension() == ".h") {
+      const fs::path implementation = fs::path(path).replace_extension(".cpp");
+      if (fs::is_regular_file(root / implementation)) work.push_back(implementation.generic_string());
+    }
+  }
+  if (fs::exists(root / "CMakeLists.txt")) closure.insert("CMakeLists.txt");
+  return {closure.begin(), closure.end()};  // std::set: byte order
+}
+
+std::string family_stamp(const std::string& family, const std::string& directory) {
+  const std::vector<std::string> files = family_sources(family, directory);
+  if (files.empty()) return "unknown";
+  std::string lines;
+  for (const auto& file : files) lines += sha256_file_hex((fs::path(directory) / file).string()) + "  " + file + "\n";
   return sha256_hex(lines);
 }
 

@@ -2,9 +2,10 @@
 //
 // Cache keys follow one rule: a cell's key is what its result depends on — the family, the phase,
 // the cell's own description from its family (data hashes, task, method kind with every resolved
-// parameter, grid value) — plus the content stamp of the code the binary was built from. Any
-// change to lib/, baselines/, cli/ or CMakeLists.txt therefore recomputes every cell; nothing in
-// the key is kept by hand.
+// parameter, grid value) — plus the family's code stamp: the content of the sources its cells can
+// run (family_stamp). A change to one family's file, or to a header only other families include,
+// leaves its cached cells valid; a change to the engine, to CMakeLists.txt or to anything the
+// family includes recomputes them. Nothing in the key is kept by hand.
 #pragma once
 
 #include <chrono>
@@ -13,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace mpg::harness {
 
@@ -24,6 +26,17 @@ double seconds_since(clock_type::time_point t);
 // and cli/ and CMakeLists.txt, in byte order of their relative paths; "unknown" if there are
 // none. cmake/source_stamp.cmake computes the same into the mpg binary at build time.
 std::string source_stamp(const std::string& directory = MPG_SOURCE_DIR);
+
+// The sources a family's cells depend on, as paths relative to `directory`, sorted: the include
+// closure (project includes `#include "..."`, resolved from the tree's root or the including
+// file's folder) of the family's files lib/harness/families/<family>.cpp and <family>_*.cpp and of
+// the engine (every source directly in lib/harness), each header taken with its implementation
+// file (X.hpp brings X.cpp), plus CMakeLists.txt. Empty if the family has no file there.
+std::vector<std::string> family_sources(const std::string& family, const std::string& directory = MPG_SOURCE_DIR);
+// The SHA-256 of "<SHA-256 of the file>  <path>\n" over family_sources, or "unknown" where they
+// are empty. `mpg run` checks the binary against the whole tree (source_stamp) first, so the
+// family's stamp read from the tree is the stamp of the code compiled into the binary.
+std::string family_stamp(const std::string& family, const std::string& directory = MPG_SOURCE_DIR);
 
 // The git revision of the code (lib, baselines, cli, CMakeLists.txt, datasets/registry.json): the
 // abbreviated hash of the last commit touching it, "-dirty" with uncommitted changes to it,

@@ -36,8 +36,10 @@ struct RunOptions {
   std::string slurm_task_file;
   bool progress = true;            // one line per finished cell on stderr
   double heartbeat_seconds = 300;  // and the running cells after this long without a line (0 = never)
-  // The content stamp of the code that computes the cells (cache keys): `mpg` passes the stamp
-  // compiled into it; empty = source_stamp() of the source tree. "unknown" turns the cache off.
+  // The content stamp of the code that computes the cells (cache keys). Empty = family_stamp()
+  // of the spec's family in the source tree (what `mpg` passes once its own build stamp matches
+  // the tree); `mpg` passes the stamp compiled into it where the tree is not beside it. "unknown"
+  // turns the cache off.
   std::string code_stamp;
   // Compare the run's numbers with <results>/<name>[.quick].json instead of writing the tables.
   bool check = false;

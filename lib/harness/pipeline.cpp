@@ -295,7 +295,8 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
     if (error || !fs::is_directory(results))
       throw Error("cannot write the results directory " + results + ": " + (error ? error.message() : "not a directory"));
   }
-  const std::string stamp = options.code_stamp.empty() ? source_stamp() : options.code_stamp;
+  // The family's stamp (cache.hpp): a change elsewhere leaves this family's cells cached.
+  const std::string stamp = options.code_stamp.empty() ? family_stamp(family.name()) : options.code_stamp;
   // The revision the tables name is read now, when the binary's stamp has just been checked
   // against the source tree, not when the tables are written: the tree may move on during a long run.
   const std::string revision = source_revision();
