@@ -5,15 +5,14 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/parameter_options.hpp"
+#include "lib/harness/binary_mpg_parameters.hpp"
 
 namespace mpg::cli {
 
 void add_solver_choice(CLI::App& command, SolverChoice& choice) {
-  command.add_option("--solver", choice.solver,
-                     "auto (F1 games over marginals, P@k in closed form), double_oracle, or marginals (F1: the "
-                     "solver over marginals with an exact certificate, docs/methods.md; set --tolerance, e.g. 1e-6)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "double_oracle", "marginals"}));
+  // --game-solver (older name --solver): the binary MPG's game_solver, as in a spec.
+  add_parameter(command, harness::binary_mpg_parameters().at("game_solver"), choice.solver);
   command.add_option("--algorithm", choice.algorithm,
                      "solver over marginals: segments (marginals affine in psi on segments of examples: theta = 0, "
                      "tied or small potentials), windows (one variable per example in a window of ranks: learned "

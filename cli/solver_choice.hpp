@@ -1,4 +1,4 @@
-// `--solver` of `mpg solve-game` and `mpg predict`. Kept out of commands.hpp, which every
+// `--game-solver` (older name `--solver`) of `mpg solve-game` and `mpg predict`. Kept out of commands.hpp, which every
 // subcommand (and so every cached cell of `mpg run`) includes: the harness keys its cache on
 // the sources a method's code reaches (lib/harness/runner.cpp, method_source_paths).
 #pragma once
@@ -11,7 +11,7 @@
 
 namespace mpg::cli {
 
-// --solver (auto, double_oracle or marginals) and the options of the solver over marginals
+// --game-solver (auto, double_oracle or marginals; generated from the binary MPG's parameter table) and the options of the solver over marginals
 // (--algorithm, --window, --sizes-per-round, --drop-after, --mixed-rounds). `marginals` is for F1
 // games, `auto` picks it for them; --tolerance and --max-seconds (add_game_options) apply to
 // either solver: marginal_options() copies them.

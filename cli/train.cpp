@@ -6,6 +6,8 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/parameter_options.hpp"
+#include "lib/harness/binary_mpg_parameters.hpp"
 #include "lib/base/io.hpp"
 #include "lib/models/binary/binary_mpg_trainer.hpp"
 
@@ -20,12 +22,13 @@ Action add_train(CLI::App& app) {
     double positive_label = 1.0;
     double k_fraction = 0.5;
     std::string adversary = "unrestricted";
-    std::string optimizer = "auto";
+    std::string trainer;
     std::string start = "gold_direction";
     double start_potential = 0.0;
     int max_iterations = 200;
     bool max_iterations_given = false;
-    double tolerance = 1e-6;
+    double tolerance = 0.0;
+    long max_game_solves = 0;
     bool quiet = false;
     bool on_demand_accuracy = false;
     DoubleOracleOptions game;
@@ -37,9 +40,10 @@ Action add_train(CLI::App& app) {
   command->add_option("--metric", s->metric, "f1 or precision_at_k")
       ->capture_default_str()
       ->check(CLI::IsMember({"f1", "precision_at_k"}));
-  command->add_option("--lambda", s->lambda, "L2 weight: minimizes ... + lambda/2 ||theta||^2")
-      ->required()
-      ->check(CLI::NonNegativeNumber);
+  // The binary MPG's parameters, declared once with the spec's `mpg` method (same names, choices,
+  // ranges, defaults and messages).
+  const harness::ParameterTable& parameters = harness::binary_mpg_parameters();
+  add_parameter(*command, parameters.at("lambda"), s->lambda);
   command->add_option("--train", s->train_path,
                       "Training file (LIBSVM format; feature indices up to 2^24 = 16777216, |values| up to 1e12; "
                       "both classes must occur)")
@@ -54,22 +58,8 @@ Action add_train(CLI::App& app) {
   command->add_option("--adversary", s->adversary, "precision@k adversary: unrestricted or exactly_k")
       ->capture_default_str()
       ->check(CLI::IsMember({"unrestricted", "exactly_k"}));
-  command->add_option("--optimizer", s->optimizer,
-                      "marginals (f1 only: proximal bundle over games solved by the double oracle over pure "
-                      "actions when it certifies within 300 iterations, else over marginals, "
-                      "warm-started along the path; exact: stops when the objective is certified "
-                      "within --objective-tolerance), joint (f1 only: one saddle-point LP over both "
-                      "players' marginals with theta among its columns, grown by best responses and kept "
-                      "small by fixing settled examples per size; same certificate; reaches the optimum where "
-                      "the bundle stalls, e.g. OPTDIGITS class 1 to 1e-6 in ~35 s, still slow on ADULT: "
-                      "docs/methods.md), cutting_plane (the same certificate with the "
-                      "double oracle over pure actions folded in), dual (precision_at_k "
-                      "with the unrestricted adversary only: ADMM on the closed-form objective, its "
-                      "multiplier a dual point, same certificate), lbfgs or adadelta (one solved "
-                      "game per objective evaluation, uncertified); auto = dual where it applies, "
-                      "else cutting_plane (marginals is not yet faster: docs/methods.md)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "marginals", "joint", "cutting_plane", "dual", "lbfgs", "adadelta"}));
+  add_parameter(*command, parameters.at("trainer"), s->trainer)
+      ->description(parameters.at("trainer").help + "; --optimizer is its older name");
   command->add_option("--start", s->start,
                       "Initial theta (lbfgs, adadelta; joint: the center of its first trust region): "
                       "gold_direction (unit step along Phi(x, y_gold)) or zero "
@@ -99,10 +89,9 @@ Action add_train(CLI::App& app) {
           "Optimizer iteration cap (default 200 for lbfgs/adadelta, 100000 for marginals and cutting_plane, 2000 rounds "
           "for joint, 1000000 for dual); a capped run is reported as not converged")
       ->check(CLI::PositiveNumber);
-  command->add_option("--objective-tolerance", s->tolerance,
-                      "marginals, joint, cutting_plane and dual: stop when the objective is certified within this")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+  add_parameter(*command, parameters.at("objective_tolerance"), s->tolerance)
+      ->description(parameters.at("objective_tolerance").help + " (marginals, joint, cutting_plane and dual)");
+  add_parameter(*command, parameters.at("max_game_solves"), s->max_game_solves);
   command->add_flag("--on-demand-accuracy", s->on_demand_accuracy,
                     "cutting_plane: stop each game once its bracket on the objective decides the "
                     "bundle step (faster where games are hard, e.g. syn1000; slower on OPTDIGITS)");
@@ -124,10 +113,11 @@ Action add_train(CLI::App& app) {
     settings.k_fraction = s->k_fraction;
     settings.restriction = parse_adversary_restriction(s->adversary);
     BinaryTrainingOptions options;
-    options.trainer = resolve_trainer(parse_binary_trainer(s->optimizer), settings);
+    options.trainer = resolve_trainer(parse_binary_trainer(s->trainer), settings);
     options.lambda = s->lambda;
     options.tolerance = s->tolerance;
     options.max_seconds = s->game.max_seconds;
+    options.max_game_solves = s->max_game_solves;
     if (s->max_iterations_given) options.max_iterations = s->max_iterations;
     // cutting_plane
     options.cutting_plane.extra_responses = s->game.extra_responses;

@@ -144,6 +144,7 @@ TEST_CASE("Linear-chain MPG along a lambda path: each model certified within tol
   options.objective_tolerance = 1e-6;
   options.game_tolerance = 1e-9;
   options.max_iterations = 2000;
+  options.instance_planes = false;  // the path warm-starts the proximal bundle (cutting_plane)
   const std::vector<double> lambdas = {0.0625, 1.0, 0.25};  // trained 1, 0.25, 0.0625
   const auto path = mpg::train_linear_chain_mpg_path(sentences, layout, options, lambdas);
   REQUIRE(path.size() == lambdas.size());

@@ -177,6 +177,9 @@ TEST_CASE("training the linear-chain MPG fits a separable toy class", "[linear_c
   mpg::LinearChainMpgOptions options;
   options.target = 2;
   options.lambda = 0.05;
+  options.instance_planes = false;  // the proximal bundle over the sum, as before the defaults became the spec's
+  options.max_iterations = 100;
+  options.objective_tolerance = 1e-6;
   const auto model = mpg::train_linear_chain_mpg(sentences, mpg::ChainLayout{4, 3}, options);
   for (const auto& s : sentences) {
     const LabelSequence predicted = mpg::predict_linear_chain_mpg(model, s);

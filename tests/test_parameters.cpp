@@ -4,13 +4,25 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
+#include <limits>
+#include <tuple>
 #include <sstream>
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/diversity/weighted_als.hpp"
+#include "lib/harness/binary_mpg_parameters.hpp"
 #include "lib/harness/experiment.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/parameters.hpp"
+#include "lib/learn/block_coordinate.hpp"
+#include "lib/models/alignment_mpg.hpp"
+#include "lib/models/binary/binary_mpg_trainer.hpp"
+#include "lib/models/cfg_mpg.hpp"
+#include "lib/models/linear_chain_mpg.hpp"
+#include "lib/models/ranking_mpg.hpp"
+#include "lib/models/structured_auc.hpp"
 #include "tests/run_mpg.hpp"
 #include "tests/temp_dir.hpp"
 
@@ -145,4 +157,85 @@ TEST_CASE("Every method parameter is in the reference, in mpg run --help, and ch
         if (!p.required()) CHECK_NOTHROW(load_spec(spec_path, false, {key + "=" + p.default_value.dump()}));
       }
     }
+}
+
+TEST_CASE("A spec and mpg train reject the same bad value with the same message", "[parameters]") {
+  // `mpg train`'s --lambda, --trainer and --objective-tolerance are generated from the binary MPG's
+  // table, which the spec's `mpg` method uses: one check, one message (Parameter::problem).
+  TempDir dir;
+  const std::string spec = std::string(MPG_SOURCE_DIR) + "/experiments/table11_precision_at_k.json";
+  const std::string data = dir.file("train.svm");
+  {
+    std::ofstream out(data);
+    out << "1 1:0.5\n-1 1:-0.5\n";
+  }
+  const std::string model = dir.file("model.json");
+  const std::vector<std::tuple<std::string, std::string, std::string, std::string>> cases = {
+      // spec key, spec value, option, option value
+      {"lambda", "[-1]", "--lambda", "-1"},
+      {"trainer", "\"newton\"", "--trainer", "newton"},
+      {"trainer", "\"newton\"", "--optimizer", "newton"},  // the option's older name
+      {"objective_tolerance", "2", "--objective-tolerance", "2"},
+      {"max_game_solves", "-3", "--max-game-solves", "-3"},
+  };
+  for (const auto& [key, spec_value, option, option_value] : cases) {
+    INFO(key << " = " << spec_value << ", " << option << " " << option_value);
+    const Parameter& p = binary_mpg_parameters().at(key);
+    const std::string message = p.problem(json::parse(spec_value));
+    REQUIRE(!message.empty());
+    CHECK_THROWS_WITH(load_spec(spec, false, {"methods.MPG." + key + "=" + spec_value}),
+                      Contains("methods.MPG." + key + ": " + message));
+    std::string arguments = "train --train " + mpg::testing::quote(data) + " --model " + mpg::testing::quote(model);
+    if (key != "lambda") arguments += " --lambda 0.5";
+    const auto r = mpg::testing::run_mpg(dir, arguments + " " + option + " " + mpg::testing::quote(option_value));
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code != 0);
+    CHECK_THAT(r.err, Contains(message));
+    CHECK(!std::filesystem::exists(model));
+  }
+}
+
+TEST_CASE("Options structs validate themselves", "[parameters]") {
+  BinaryTrainingOptions binary;
+  CHECK_NOTHROW(binary.validate());
+  binary.lambda = -1;
+  CHECK_THROWS_WITH(binary.validate(), "binary MPG training: lambda must be a finite number >= 0, got -1");
+  binary.lambda = 1;
+  binary.tolerance = 0;
+  CHECK_THROWS_WITH(binary.validate(), Contains("tolerance must be a finite number > 0, got 0"));
+  LinearChainMpgOptions chain;
+  CHECK_NOTHROW(chain.validate());
+  chain.lambda = 0;
+  CHECK_THROWS_WITH(chain.validate(), "linear-chain MPG: lambda must be a finite number > 0, got 0");
+  chain.lambda = 1;
+  chain.max_iterations = 0;
+  CHECK_THROWS_WITH(chain.validate(), "linear-chain MPG: max_iterations must be >= 1, got 0");
+  CfgMpgOptions cfg;
+  cfg.lambda = std::numeric_limits<double>::infinity();
+  CHECK_THROWS_WITH(cfg.validate(), Contains("MPG_cfg: lambda must be a finite number > 0"));
+  AlignmentMpgOptions alignment;
+  alignment.max_game_iterations = -1;
+  CHECK_THROWS_WITH(alignment.validate(), "alignment MPG: max_game_iterations must be >= 0, got -1");
+  RankingMpgOptions ranking;
+  ranking.levels = 1;
+  CHECK_THROWS_WITH(ranking.validate(), "ranking MPG: levels must be >= 2, got 1");
+  FactoredAucOptions auc;
+  auc.lambda = -2;
+  CHECK_THROWS_WITH(auc.validate(), Contains("factored AUC: lambda"));
+  BlockCoordinateOptions planes;
+  planes.lambda = 0;
+  CHECK_THROWS_WITH(planes.validate(), Contains("instance planes: lambda"));
+  WeightedAlsOptions als;
+  als.rank = 0;
+  CHECK_THROWS_WITH(als.validate(), "weighted ALS: rank must be >= 1, got 0");
+}
+
+TEST_CASE("The linear-chain MPG's library defaults are the spec's", "[parameters]") {
+  const MethodKind& mpg = family_named("sequence_labeling").method("mpg");
+  const LinearChainMpgOptions defaults;
+  CHECK(defaults.instance_planes);
+  CHECK(mpg.parameters.at("optimizer").default_value == "instance_planes");
+  CHECK(mpg.parameters.at("max_iterations").default_value.get<long>() == defaults.max_iterations);
+  CHECK(mpg.parameters.at("objective_tolerance").default_value.get<double>() == defaults.objective_tolerance);
+  CHECK(mpg.parameters.at("game_tolerance").default_value.get<double>() == defaults.game_tolerance);
 }

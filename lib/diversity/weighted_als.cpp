@@ -51,9 +51,7 @@ double weighted_als_objective(const FactorModel& model, const std::vector<Eigen:
 WeightedAlsResult train_weighted_als(int users, int items, const std::vector<Eigen::Triplet<double>>& ratings,
                                      const WeightedAlsOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  if (options.rank < 1) throw Error(fmt::format("weighted ALS: rank {} must be >= 1", options.rank));
-  if (!(options.lambda > 0.0)) throw Error(fmt::format("weighted ALS: lambda {} must be > 0", options.lambda));
-  if (options.max_iterations < 1) throw Error("weighted ALS: max_iterations must be >= 1");
+  options.validate();
   if (users < 0 || items < 0) throw Error("weighted ALS: negative matrix size");
   Lists by_user(static_cast<std::size_t>(users)), by_item(static_cast<std::size_t>(items));
   for (const auto& t : ratings) {

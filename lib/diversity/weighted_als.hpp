@@ -8,6 +8,8 @@
 // the rank, the iterations nor the initialization; the defaults below are ours (issue-27 notes).
 #pragma once
 
+#include "lib/base/option_checks.hpp"
+
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
 #include <cstdint>
@@ -22,6 +24,15 @@ struct WeightedAlsOptions {
   double tolerance = 1e-6;      // stop when J decreases by less than tolerance * J in a sweep
   std::uint64_t seed = 1;       // initial item factors uniform in [-init_scale, init_scale]
   double init_scale = 0.1;      // (P is solved first, so it needs no initialization)
+
+  // Throws mpg::Error naming the first field out of its range (lib/base/option_checks.hpp).
+  void validate() const {
+    option_checks::positive("weighted ALS", "lambda", lambda);
+    option_checks::at_least("weighted ALS", "rank", rank, 1);
+    option_checks::at_least("weighted ALS", "max_iterations", max_iterations, 1);
+    option_checks::non_negative("weighted ALS", "tolerance", tolerance);
+    option_checks::non_negative("weighted ALS", "init_scale", init_scale);
+  }
 };
 
 struct WeightedAlsSummary {

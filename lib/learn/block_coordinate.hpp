@@ -42,6 +42,7 @@
 #include <limits>
 #include <vector>
 
+#include "lib/base/option_checks.hpp"
 #include "lib/base/error.hpp"
 #include "lib/learn/instance_planes.hpp"
 #include "lib/learn/optimizer.hpp"
@@ -64,14 +65,20 @@ struct BlockCoordinateOptions {
   int idle_limit = 10;          // drop planes unused for this many game passes
   // (pass, best value, certified gap) after each pass; may be empty.
   std::function<void(int, double, double)> progress;
+
+  // Throws mpg::Error naming the first field out of its range (lib/base/option_checks.hpp).
+  void validate() const {
+    option_checks::positive("instance planes", "lambda", lambda);
+    option_checks::non_negative("instance planes", "tolerance", tolerance);
+    option_checks::non_negative("instance planes", "argument_tolerance", argument_tolerance);
+  }
 };
 
 template <class Family>
 SumOfGamesSummary minimize_by_instance_planes(const Family& family, Eigen::VectorXd& theta,
                                               const BlockCoordinateOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  if (!(options.lambda > 0.0) || !std::isfinite(options.lambda))
-    throw Error("instance planes: lambda must be a finite number > 0");
+  options.validate();
   check_stopping_tolerances("instance planes", "tolerance", options.tolerance, options.argument_tolerance);
   if (options.max_passes < 1 || options.max_inner_passes < 1 || options.idle_limit < 1 || !(options.inner_fraction >= 0.0))
     throw Error("instance planes: max_passes, max_inner_passes and idle_limit must be >= 1, inner_fraction >= 0");

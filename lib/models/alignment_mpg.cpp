@@ -173,8 +173,7 @@ void AlignmentGames::add_expected_features(std::size_t i, const Solution& soluti
 
 AlignmentMpgModel train_alignment_mpg(const std::vector<AlignmentInstance>& instances,
                                       const AlignmentMpgOptions& options) {
-  if (!(options.lambda > 0.0) || !std::isfinite(options.lambda))
-    throw Error("alignment MPG: lambda must be a finite number > 0");
+  options.validate();
   if (instances.empty()) throw Error("alignment MPG: no training pairs");
   const AlignmentGames games(instances, options);
   SumOfGamesObjective<AlignmentGames> objective(games, options.lambda, InstanceWeighting::sum);

@@ -21,6 +21,7 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "lib/base/option_checks.hpp"
 #include "lib/features/alignment_features.hpp"
 #include "lib/game/double_oracle.hpp"
 #include "lib/learn/optimizer.hpp"
@@ -110,6 +111,17 @@ struct AlignmentMpgOptions {
                                       // unlike a time cap)
   int warm_actions = 50;              // most probable actions of the last solve kept as seeds (0 = no warm start)
   double max_seconds = 0.0;           // wall-clock cap of a training (0 = none)
+
+  // Throws mpg::Error naming the first field out of its range (lib/base/option_checks.hpp).
+  void validate() const {
+    option_checks::positive("alignment MPG", "lambda", lambda);
+    option_checks::non_negative("alignment MPG", "objective_tolerance", objective_tolerance);
+    option_checks::non_negative("alignment MPG", "game_tolerance", game_tolerance);
+    option_checks::at_least("alignment MPG", "max_game_actions", max_game_actions, 0);
+    option_checks::at_least("alignment MPG", "max_game_iterations", max_game_iterations, 0);
+    option_checks::at_least("alignment MPG", "warm_actions", warm_actions, 0);
+    option_checks::non_negative("alignment MPG", "max_seconds", max_seconds);
+  }
 };
 
 class AlignmentGames {

@@ -50,7 +50,7 @@ void ParseGames::add_expected_features(std::size_t i, const Solution& solution, 
 
 CfgMpgModel train_cfg_mpg(const Grammar& grammar, const std::vector<ParseExample>& examples,
                           const CfgMpgOptions& options) {
-  if (!(options.lambda > 0.0) || !std::isfinite(options.lambda)) throw Error("MPG_cfg: lambda must be a finite number > 0");
+  options.validate();
   if (examples.empty()) throw Error("MPG_cfg: no training sentences");
   for (std::size_t i = 0; i < examples.size(); ++i)
     if (!is_grammatical(grammar, examples[i].tags, examples[i].gold))

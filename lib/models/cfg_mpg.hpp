@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/base/option_checks.hpp"
 #include "lib/game/double_oracle.hpp"
 #include "lib/learn/optimizer.hpp"
 #include "lib/learn/sum_of_games.hpp"
@@ -32,6 +33,14 @@ struct CfgMpgOptions {
   double objective_tolerance = 1e-3;
   double game_tolerance = 1e-6;  // double-oracle gap of each sentence game
   double max_seconds = 0.0;      // wall-clock cap of a training (0 = none)
+
+  // Throws mpg::Error naming the first field out of its range (lib/base/option_checks.hpp).
+  void validate() const {
+    option_checks::positive("MPG_cfg", "lambda", lambda);
+    option_checks::non_negative("MPG_cfg", "objective_tolerance", objective_tolerance);
+    option_checks::non_negative("MPG_cfg", "game_tolerance", game_tolerance);
+    option_checks::non_negative("MPG_cfg", "max_seconds", max_seconds);
+  }
 };
 
 // The training sentences' games as a family of instances of the sum-of-games objective.

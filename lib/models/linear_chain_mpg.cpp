@@ -70,7 +70,7 @@ std::vector<Eigen::Index> SentenceGames::support(std::size_t i) const {
 namespace {
 
 const LinearChainMpgOptions& checked(const LinearChainMpgOptions& options, const ChainLayout& layout) {
-  if (!(options.lambda > 0.0)) throw Error("linear-chain MPG: lambda must be > 0");
+  options.validate();
   if (options.target < 0 || options.target >= layout.labels) throw Error("linear-chain MPG: target outside 0..m-1");
   return options;
 }

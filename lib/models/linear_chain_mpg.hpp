@@ -19,6 +19,7 @@
 #include <functional>
 #include <vector>
 
+#include "lib/base/option_checks.hpp"
 #include "lib/game/double_oracle.hpp"
 #include "lib/learn/cut_model.hpp"
 #include "lib/learn/optimizer.hpp"
@@ -33,12 +34,14 @@ struct LinearChainMpgOptions {
   // cutting_plane: stop when f(best theta) - lower bound <= objective_tolerance * max(1, |f|)
   // (certified), or after max_iterations cuts. lbfgs: stop at ||g|| <= gradient_tolerance
   // max(1, ||theta||) (rarely met at a kink) or after max_iterations iterations (uncertified).
+  // Defaults: those of the sequence-labeling spec's `mpg` method (lib/harness/families/
+  // sequence_labeling.cpp reads them from here): instance planes, 2000 passes, 1e-4.
   OptimizerKind optimizer = OptimizerKind::cutting_plane;
-  double objective_tolerance = 1e-6;
+  double objective_tolerance = 1e-4;
   // cutting_plane: also stop only once ||theta - theta*|| <= argument_tolerance is certified
   // (OptimizerOptions::argument_tolerance; 0 = off).
   double argument_tolerance = 0.0;
-  int max_iterations = 100;
+  int max_iterations = 2000;
   double gradient_tolerance = 1e-5;
   double game_tolerance = 1e-6;   // double-oracle gap per sentence game
   int max_game_iterations = 500;
@@ -51,9 +54,20 @@ struct LinearChainMpgOptions {
   // cutting_plane only: one cutting-plane model per sentence instead of one for the sum, its dual
   // maximized block by block (lib/learn/block_coordinate.hpp); same certificate and tolerances,
   // max_iterations caps its passes over the games.
-  bool instance_planes = false;
+  bool instance_planes = true;
   // Called after each optimizer iteration (OptimizerOptions::progress); may be empty.
   std::function<void(int, double, double)> progress;
+
+  // Throws mpg::Error naming the first field out of its range (lib/base/option_checks.hpp).
+  void validate() const {
+    option_checks::positive("linear-chain MPG", "lambda", lambda);
+    option_checks::non_negative("linear-chain MPG", "objective_tolerance", objective_tolerance);
+    option_checks::non_negative("linear-chain MPG", "argument_tolerance", argument_tolerance);
+    option_checks::at_least("linear-chain MPG", "max_iterations", max_iterations, 1);
+    option_checks::non_negative("linear-chain MPG", "game_tolerance", game_tolerance);
+    option_checks::at_least("linear-chain MPG", "max_game_iterations", max_game_iterations, 0);
+    option_checks::non_negative("linear-chain MPG", "initial_scale", initial_scale);
+  }
 };
 
 // The sentences' F1 games as a family of instances of the sum-of-games objective

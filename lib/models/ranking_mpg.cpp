@@ -76,9 +76,7 @@ Eigen::MatrixXd RankingMpgModel::potentials(const Eigen::MatrixXd& features) con
 RankingGames::RankingGames(const std::vector<RankingQuery>& queries, const RankingMpgOptions& options)
     : queries_(queries), options_(options) {
   if (queries_.empty()) throw Error("ranking MPG: no training queries");
-  if (options_.levels < 2) throw Error("ranking MPG: at least 2 relevance levels are needed");
-  if (!(options_.lambda >= 0.0) || !std::isfinite(options_.lambda))
-    throw Error("ranking MPG: lambda must be a finite number >= 0");
+  options_.validate();
   features_ = queries_.front().features.cols();
   for (const auto& q : queries_) {
     if (q.features.cols() != features_) throw Error("ranking MPG: queries differ in feature count");

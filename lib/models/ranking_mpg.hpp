@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/base/option_checks.hpp"
 #include "lib/game/double_oracle.hpp"
 #include "lib/learn/optimizer.hpp"
 #include "lib/learn/sum_of_games.hpp"
@@ -67,6 +68,13 @@ struct RankingMpgOptions {
   OptimizerOptions optimizer;
   DoubleOracleOptions game;
   double max_seconds = 0.0;   // training cap (0 = none): the optimizer stops at the next evaluation
+
+  // Throws mpg::Error naming the first field out of its range (lib/base/option_checks.hpp).
+  void validate() const {
+    option_checks::non_negative("ranking MPG", "lambda", lambda);
+    option_checks::at_least("ranking MPG", "levels", levels, 2);
+    option_checks::non_negative("ranking MPG", "max_seconds", max_seconds);
+  }
 };
 
 // The queries' DCG games as a family of instances of the sum-of-games objective

@@ -264,7 +264,7 @@ bool has_both_classes(const std::vector<int>& labels) {
 Eigen::VectorXd train_factored_auc(const std::vector<AucExample>& examples, const FactoredAucOptions& options,
                                    FactoredAucSummary* summary) {
   const auto start = std::chrono::steady_clock::now();
-  if (!(options.lambda > 0.0)) throw Error("train_factored_auc: lambda = " + std::to_string(options.lambda) + " must be > 0");
+  options.validate();
   std::vector<const AucExample*> used;
   long d = -1;
   FactoredAucSummary result;

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/base/option_checks.hpp"
 #include "lib/learn/optimizer.hpp"
 
 namespace mpg {
@@ -84,6 +85,11 @@ struct FactoredAucOptions {
     o.cutting_plane_tolerance = 1e-4;
     return o;
   }();
+
+  // Throws mpg::Error naming the first field out of its range (lib/base/option_checks.hpp).
+  void validate() const {
+    option_checks::positive("factored AUC", "lambda", lambda);
+  }
 };
 
 struct FactoredAucSummary {

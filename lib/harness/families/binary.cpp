@@ -21,6 +21,7 @@
 #include "lib/base/error.hpp"
 #include "lib/data/libsvm.hpp"
 #include "lib/data/optdigits.hpp"
+#include "lib/harness/binary_mpg_parameters.hpp"
 #include "lib/harness/cache.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
@@ -37,8 +38,6 @@ using nlohmann::json;
 
 // ---- Methods -----------------------------------------------------------------------------------
 
-const Parameter kLambda = grid_parameter("lambda", 0.0, 1e9, "grid of the L2 weight λ in λ/2‖θ‖² (one cell per value)");
-
 const MethodKind& mpg_kind() {
   static const MethodKind kind{
       "mpg",
@@ -48,39 +47,7 @@ const MethodKind& mpg_kind() {
       "games solved over marginals, the trainer parameter). Prediction: F1 by the maximin action of the validation "
       "or test game (lib/metrics/f1_decision.hpp: the best guaranteed action, stated on ψ alone, which no solver "
       "changes; the likeliest action of the solver's equilibrium is reported beside it), P@k by the top k by ψ.",
-      ParameterTable({
-          kLambda,
-          number_parameter("objective_tolerance", 1e-6, 0.0, 1.0,
-                           "stop training when the objective is certified within this (upper − lower bound)", true),
-          number_parameter("max_seconds", 0.0, 0.0, 1e9,
-                           "wall-clock cap of a training (0 = none); a capped training is reported, and its result "
-                           "depends on the machine's speed and load"),
-          integer_parameter("max_game_solves", 0, 0, 1000000000,
-                            "cap on the restricted-game LP solves of a training over games (trainer marginals: "
-                            "rounds over marginals; cutting_plane: double-oracle solves) (0 = none): a "
-                            "deterministic cap, reported as not converged"),
-          choice_parameter("trainer", "auto", {"auto", "marginals", "joint", "cutting_plane"},
-                           "auto: P@k by its dual trainer, F1 by cutting planes with the double oracle folded in "
-                           "(cutting_plane); marginals (F1 only): the proximal bundle over games solved over "
-                           "marginals, same certificate, not yet faster; joint (F1 only): one saddle-point LP "
-                           "over both players' marginals and theta, same certificate (docs/methods.md)"),
-          choice_parameter("game_solver", "auto", {"auto", "double_oracle", "marginals"},
-                           "solver of the validation and test games: auto (F1 over marginals, P@k in closed "
-                           "form), the double oracle, or (F1 only) the solver over marginals "
-                           "(lib/metrics/f1_segment_solver.hpp); F1 is scored by the maximin action (lib/metrics/f1_decision.hpp), "
-                           "which no solver changes, P@k by the top k"),
-          number_parameter("game_tolerance", 1e-9, 0.0, 1.0,
-                           "a validation or test game stops at this equilibrium gap", true),
-          flag_parameter("solve_validation_game", true,
-                         "F1: also solve each validation game (its gap is reported); false: score the validation "
-                         "part by the maximin action alone, which needs no game (the selection is the same)"),
-          integer_parameter("max_game_iterations", 10000, 0, 1000000000,
-                            "double-oracle iterations per validation or test game (0 = no cap; a capped game is "
-                            "reported)"),
-          integer_parameter("max_game_rounds", 0, 0, 1000000000,
-                            "rounds per validation or test game of the solver over marginals (0 = no cap)"),
-          number_parameter("max_game_seconds", 0.0, 0.0, 1e9, "wall-clock cap per validation or test game (0 = none)"),
-      })};
+      binary_mpg_parameters()};
   return kind;
 }
 
@@ -88,7 +55,7 @@ const MethodKind& logistic_regression_kind() {
   static const MethodKind kind{"logistic_regression",
                                "L2-regularized logistic regression (L-BFGS); F1 tables predict sign(w·x), P@k tables "
                                "the k highest w·x.",
-                               ParameterTable({kLambda})};
+                               ParameterTable({binary_mpg_parameters().at("lambda")})};
   return kind;
 }
 
@@ -701,6 +668,8 @@ void check_method_entry(const std::string& metric, const std::string& where, con
   if (kind == "ssvm_top_k" && metric == "f1") v.fail(where + ".kind", "ssvm_top_k needs a precision_at_k table");
   if (m.value("game_solver", std::string()) == "marginals" && metric != "f1")
     v.fail(where + ".game_solver", "marginals solves the games of F1 tables only");
+  if (m.value("trainer", std::string()) == "dual" && metric != "precision_at_k")
+    v.fail(where + ".trainer", "dual trains the MPG of precision_at_k tables only");
   for (const char* f1_only : {"marginals", "joint"})
     if (m.value("trainer", std::string()) == f1_only && metric != "f1")
       v.fail(where + ".trainer", std::string(f1_only) + " trains the MPG of F1 tables only");

@@ -49,6 +49,8 @@ const Parameter kLambda = grid_parameter(
     "lambda", 0.0, 1e9, "grid of the L2 weight λ in λ/2‖θ‖² on the summed (not averaged) objective (one cell per value)");
 
 const std::vector<MethodKind>& sequence_methods() {
+  // The linear-chain MPG's defaults, declared once in its options struct.
+  static const LinearChainMpgOptions kLinearChainDefaults;
   static const std::vector<MethodKind> kinds = {
       {"crf",
        "L2-regularized linear-chain CRF over the five labels (baselines/crf.hpp): one model scores every class. "
@@ -61,7 +63,7 @@ const std::vector<MethodKind>& sequence_methods() {
        "degenerate kink of the objective where its line search fails).",
        ParameterTable(
            {kLambda,
-            choice_parameter("optimizer", "instance_planes", {"instance_planes", "cutting_plane", "lbfgs"},
+            choice_parameter("optimizer", kLinearChainDefaults.instance_planes ? "instance_planes" : to_string(kLinearChainDefaults.optimizer), {"instance_planes", "cutting_plane", "lbfgs"},
                              "training: `instance_planes` minimizes the objective (the thesis' MPG) with one "
                              "cutting-plane model per sentence (lib/learn/block_coordinate.hpp) and certifies it by a "
                              "lower bound, stopping at `objective_tolerance`; `cutting_plane` reaches the same "
@@ -69,20 +71,20 @@ const std::vector<MethodKind>& sequence_methods() {
                              "the memory where λ is large; needed by `lambda_path`); `lbfgs` (Armijo line search) "
                              "stops at `max_iterations` without a certificate (the earlier tables: 100 iterations; "
                              "the thesis states no optimizer or cap)"),
-            integer_parameter("max_iterations", 2000, 1, 1000000000,
+            integer_parameter("max_iterations", kLinearChainDefaults.max_iterations, 1, 1000000000,
                               "iterations of the optimizer: the L-BFGS cap, or a safety cap on the passes of "
                               "`instance_planes` or the iterations of `cutting_plane` (a training it stops is "
                               "reported as not converged)"),
-            number_parameter("objective_tolerance", 1e-4, 0.0, 1.0,
+            number_parameter("objective_tolerance", kLinearChainDefaults.objective_tolerance, 0.0, 1.0,
                              "`instance_planes`, `cutting_plane`: stop when the objective is certified within this × "
                              "max(1, objective magnitude)",
                              true),
-            number_parameter("argument_tolerance", 0.0, 0.0, 1e9,
+            number_parameter("argument_tolerance", kLinearChainDefaults.argument_tolerance, 0.0, 1e9,
                              "`instance_planes`, `cutting_plane`: also stop only once θ is certified within this "
                              "distance of the minimizer, ‖θ − θ*‖ ≤ sqrt(2 gap / λ) (strong convexity); pins the "
                              "model where the relative `objective_tolerance` leaves the validation F1 to chance "
                              "(docs/methods.md). 0 = off; when set, both tests must hold"),
-            number_parameter("game_tolerance", 1e-6, 0.0, 1.0,
+            number_parameter("game_tolerance", kLinearChainDefaults.game_tolerance, 0.0, 1.0,
                              "double-oracle gap of each sentence game, in training and prediction", true),
             choice_parameter("decision", "most_probable", {"most_probable", "maximin"},
                              "test-time rule: `most_probable` (the papers': the likeliest action of the predictor's "

@@ -60,6 +60,7 @@ std::string BinaryTrainingSummary::report() const {
 
 BinaryModel train_binary_mpg_model(const BinaryProblem& problem, const MetricSettings& settings,
                                    const BinaryTrainingOptions& options, BinaryTrainingSummary* summary) {
+  options.validate();
   const BinaryTrainer trainer = resolve_trainer(options.trainer, settings);
   if (trainer == BinaryTrainer::dual)
     return train_certified<PrecisionAtKTrainOptions, PrecisionAtKTrainSummary>(

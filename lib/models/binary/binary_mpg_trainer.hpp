@@ -11,6 +11,7 @@
 #include <string>
 #include <variant>
 
+#include "lib/base/option_checks.hpp"
 #include "lib/models/binary/binary_mpg.hpp"
 #include "lib/models/binary/cutting_plane_trainer.hpp"
 #include "lib/models/binary/joint_trainer.hpp"
@@ -44,6 +45,15 @@ struct BinaryTrainingOptions {
   JointTrainOptions joint;
   CuttingPlaneOptions cutting_plane;
   TrainOptions gradient;  // lbfgs and adadelta (the optimizer kind follows `trainer`)
+
+  // Throws mpg::Error naming the first field out of its range (lib/base/option_checks.hpp).
+  void validate() const {
+    option_checks::non_negative("binary MPG training", "lambda", lambda);
+    option_checks::positive("binary MPG training", "tolerance", tolerance);
+    option_checks::at_least("binary MPG training", "max_iterations", max_iterations, 0);
+    option_checks::non_negative("binary MPG training", "max_seconds", max_seconds);
+    option_checks::at_least("binary MPG training", "max_game_solves", max_game_solves, 0);
+  }
 };
 
 // The summary of whichever trainer ran, with the accessors they share.
