@@ -25,6 +25,7 @@
 #include "lib/data/naacl_alignment.hpp"
 #include "lib/features/hmm_aligner.hpp"
 #include "lib/harness/cache.hpp"
+#include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
 #include "lib/models/alignment_mpg.hpp"
@@ -271,7 +272,7 @@ AlignmentRun::AlignmentRun(json spec) : spec_(std::move(spec)) {
   const json aligner_key = {{"model1_iterations", aligner_options_.model1_iterations},
                             {"hmm_iterations", aligner_options_.hmm_iterations}};
   for (const auto& [method, m] : spec_["methods"].items()) {
-    const MethodKind& kind = alignment_family().method(m["kind"].get<std::string>());
+    const MethodKind& kind = family_named("alignment").method(m["kind"].get<std::string>());
     const ParameterValues values(kind.parameters, m);
     const Parameter* grid = kind.parameters.grid();
     const json key = {{"data", {choice_.dataset, choice_.variant, hashes}},
@@ -369,7 +370,7 @@ json AlignmentRun::test(std::size_t cell, const json& validation) const {
 }
 
 Tables AlignmentRun::tables(const Outcome& outcome) const {
-  const json published = spec_.value("published", json::object());
+  const json published = published_of(spec_);
   std::vector<std::string> methods;
   for (const auto& [method, m] : spec_["methods"].items()) methods.push_back(method);
   std::map<std::string, std::string> published_method;  // row -> the method compared with it
@@ -430,7 +431,7 @@ Tables AlignmentRun::tables(const Outcome& outcome) const {
     for (const char* set : kSets) csv += fmt::format("{},{},{:.6f},published\n", row, set, p[set].get<double>());
 
   ComparisonTable comparison({{"row", "published row"}, {"method", "our method"}, {"set", "set"}}, {},
-                             spec_.value("tolerance", 2.0), 2);
+                             tolerance_of(spec_, 2.0), 2);
   for (const auto& [row, p] : published.items()) {
     const std::string& method = published_method[row];
     const bool aligner = spec_["methods"].contains(method) &&
@@ -443,36 +444,27 @@ Tables AlignmentRun::tables(const Outcome& outcome) const {
         r.causes.push_back("training stopped at a cap");
     }
   }
-  md += fmt::format("\n## Published numbers ({})\n\n{}\n", spec_.value("source", std::string("see the spec")),
-                    comparison.markdown());
+  md += published_section(spec_, comparison.markdown());
   out.tally = comparison.tally();
 
   // The thesis' claims: `lower` has a lower AER than each of `than`, on valid and test.
   md += "## The thesis' claims\n\n";
-  json claims = json::array();
+  Claims claims;
   for (const auto& claim : spec_.value("claims", json::array())) {
     const std::string lower = claim["lower"].get<std::string>();
-    std::vector<std::string> held, failed;
+    OrderingClaim order;
+    order.higher_is_better = false;
     for (const auto& other : claim["than"])
-      for (const char* set : kSets) {
-        const auto a = ours(lower, set), b = ours(other.get<std::string>(), set);
-        if (!a || !b) continue;
-        (*a < *b ? held : failed)
-            .push_back(fmt::format("{} {}: {} vs {} ({})", other.get<std::string>(), set, fixed(*a, 2), fixed(*b, 2),
-                                   fixed(*a - *b, 2, true)));
-      }
-    const bool holds = failed.empty() && !held.empty();
-    const bool run = !(held.empty() && failed.empty());
-    md += fmt::format("- {}: **{}**.", claim.value("text", lower + " lowest"),
-                      holds ? "holds" : run ? "does not hold" : "not run");
-    if (!held.empty()) md += fmt::format(" Lower than: {}.", fmt::join(held, "; "));
-    if (!failed.empty()) md += fmt::format(" Not lower than: {}.", fmt::join(failed, "; "));
-    md += "\n";
-    if (run && !holds)
+      for (const char* set : kSets)
+        order.compare(other.get<std::string>() + " " + set, ours(lower, set), ours(other.get<std::string>(), set));
+    const auto holds = order.holds();
+    if (holds && !*holds)
       out.tally.outside.push_back(fmt::format("claim '{}': not lower than {}", claim.value("text", lower),
-                                              fmt::join(failed, "; ")));
-    claims.push_back({{"text", claim.value("text", "")}, {"lower", lower}, {"holds", holds}, {"not_lower", failed}});
+                                              fmt::join(order.failed, "; ")));
+    claims.add(claim.value("text", lower + " lowest"), holds, order.evidence("Lower than", "Not lower than"),
+               {{"lower", lower}, {"not_lower", order.failed}});
   }
+  md += claims.bullets();
 
   // Every validation cell.
   md += fmt::format("\n## Validation cells ({} pairs)\n\n| method | value | valid AER | selected | training | "
@@ -517,8 +509,7 @@ Tables AlignmentRun::tables(const Outcome& outcome) const {
         fixed(aligner_alone_["grow_diag_final"]["test"].get<double>(), 2));
   md += fmt::format("\n## Data\n\n- `{}` variant `{}`: {}.\n", choice_.dataset, choice_.variant, choice_.fidelity());
   md += "\n## Notes\n\n";
-  for (const auto& note : spec_.value("notes", json::array())) md += fmt::format("- {}\n", note.get<std::string>());
-  md += notes;
+  md += notes_markdown(spec_) + notes;
   out.csv = csv;
   out.fields = {{"split",
                  {{"train", train_pairs_},
@@ -527,7 +518,7 @@ Tables AlignmentRun::tables(const Outcome& outcome) const {
                   {"text_pairs", text_pairs_}}},
                 {"aligner_alone", aligner_alone_},
                 {"rows", rows},
-                {"claims", claims},
+                {"claims", claims.to_json()},
                 {"published", published},
                 {"comparison", comparison.rows_json()}};
   return out;
@@ -585,7 +576,7 @@ void AlignmentFamily::validate(const json& spec, const SpecValidator& v) const {
         v.fail(std::string("aligner.") + key, "expected a whole number in 0..100, got " + n.dump());
     }
   }
-  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 100.0);
+  validate_tolerance(spec, v, 100.0);
   if (!spec["methods"].is_object() || spec["methods"].empty()) v.fail("methods", "expected a non-empty object");
   if (spec.contains("published")) {
     const json& p = spec["published"];

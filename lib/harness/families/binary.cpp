@@ -22,6 +22,7 @@
 #include "lib/data/libsvm.hpp"
 #include "lib/data/optdigits.hpp"
 #include "lib/harness/cache.hpp"
+#include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
 #include "lib/metrics/f1.hpp"
@@ -433,7 +434,7 @@ BinaryRun::BinaryRun(json spec) : spec_(std::move(spec)) {
   // about 2k positives, and the dual objective runs off to about -||moment gap||^2 / 2 lambda:
   // measured -5e7 on OPTDIGITS with lambda = 0.5, test P@k 0.80.)
   metric_.restriction = AdversaryRestriction::unrestricted;
-  tolerance_ = spec_.value("tolerance", 0.01);
+  tolerance_ = tolerance_of(spec_, 0.01);
   const double fraction = spec_["protocol"]["validation_fraction"].get<double>();
   const auto seed = spec_["protocol"]["split_seed"].get<std::uint64_t>();
   for (const auto& [label, d] : spec_["datasets"].items()) {
@@ -501,7 +502,7 @@ json BinaryRun::test(std::size_t cell, const json& validation) const {
 }
 
 Tables BinaryRun::tables(const Outcome& outcome) const {
-  const json published = spec_.value("published", json::object());
+  const json published = published_of(spec_);
   const json published_seconds = spec_.value("published_seconds", json::object());
   ComparisonTable table({{"dataset", "dataset"}, {"method", "method"}},
                         {{"seconds", "time (s)", 1}, {"published_seconds", "published time (s)", 0}}, tolerance_);
@@ -628,8 +629,7 @@ Tables BinaryRun::tables(const Outcome& outcome) const {
                       parameter, t["validation"].get<double>(), t["test"].get<double>());
   }
   md += "\n## Notes\n\n";
-  for (const auto& note : spec_.value("notes", json::array())) md += "- " + note.get<std::string>() + "\n";
-  for (const auto& note : notes) md += "- " + note + "\n";
+  md += notes_markdown(spec_, notes);
   if (other_rules_shown)
     md += "- Rows \"(likeliest action)\" and \"(expected f1)\": the same MPG test games scored by two other rules, "
           "without published values: the likeliest action of the predictor's equilibrium strategy the solver "
@@ -717,7 +717,7 @@ void BinaryFamily::validate(const json& spec, const SpecValidator& v) const {
   if (metric != "f1" && metric != "precision_at_k")
     v.fail("metric", "expected \"f1\" or \"precision_at_k\", got \"" + metric + "\"");
   if (spec.contains("k_fraction")) v.number(spec, "k_fraction", "", 0.0, 1.0, true);
-  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 1.0);
+  validate_tolerance(spec, v, 1.0);
   const json& datasets = spec["datasets"];
   if (!datasets.is_object() || datasets.empty()) v.fail("datasets", "expected a non-empty object");
   for (const auto& [label, d] : datasets.items()) {

@@ -27,6 +27,7 @@
 #include "lib/data/simulated_pairs.hpp"
 #include "lib/data/sushi.hpp"
 #include "lib/eval/comparison.hpp"
+#include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
 
@@ -220,7 +221,7 @@ ComparisonRun::ComparisonRun(json spec) : spec_(std::move(spec)) {
           plans_.push_back({method,
                             fmt::format("{:<6} Fig. {} n={:<4} rho={:.2f} seed {} {:<8}", d->label, p.figure, p.n, p.rho,
                                         seed, method),
-                            key, ParameterValues(comparison_family().method(kind).parameters, m),
+                            key, ParameterValues(family_named("comparison").method(kind).parameters, m),
                             // The largest problems first, so that the threads finish together.
                             static_cast<int>(p.n)});
         }
@@ -397,7 +398,7 @@ std::string gnuplot_level_curves(const std::vector<std::string>& methods, const 
 
 Tables ComparisonRun::tables(const Outcome& outcome) const {
   Tables out;
-  const double tolerance = spec_.value("tolerance", 0.02);
+  const double tolerance = tolerance_of(spec_, 0.02);
   std::vector<std::string> methods;
   for (const auto& [method, m] : spec_["methods"].items()) methods.push_back(method);
   // Per (figure, dataset, series, x): the values over seeds. Series: the methods, "truth", "trivial".
@@ -506,13 +507,12 @@ Tables ComparisonRun::tables(const Outcome& outcome) const {
 
   // ---- The papers' claims ----
   md += fmt::format("## The papers' claims\n\n\"Similar\" and \"close\" mean within {} in AUC (the spec's `tolerance`; "
-                    "ours, the paper gives no number).\n\n| figure | claim | data set | verdict | evidence |\n|---|---|---|---|---|\n",
+                    "ours, the paper gives no number).\n\n",
                     tolerance);
-  json claims = json::array();
+  Claims claims;
   auto claim = [&](const std::string& figure, const std::string& text, const std::string& dataset, bool holds,
                    const std::string& evidence) {
-    md += fmt::format("| {} | {} | {} | {} | {} |\n", figure, text, dataset, holds ? "holds" : "**does not hold**", evidence);
-    claims.push_back({{"figure", figure}, {"claim", text}, {"dataset", dataset}, {"holds", holds}, {"evidence", evidence}});
+    claims.add(text, holds, evidence, {{"figure", figure}, {"dataset", dataset}});
     ++out.tally.published_cells;
     if (holds)
       ++out.tally.within_tolerance;
@@ -602,7 +602,7 @@ Tables ComparisonRun::tables(const Outcome& outcome) const {
       }
     }
   }
-  md += "\n";
+  md += claims.markdown({{"figure", "figure"}, {"claim", "claim"}, {"dataset", "data set"}}) + "\n";
 
   // ---- Figure files ----
   for (const auto& [figure, text] : figure_csv) {
@@ -687,11 +687,11 @@ Tables ComparisonRun::tables(const Outcome& outcome) const {
   md += "\n## Data\n\n";
   for (const auto& d : datasets_) md += fmt::format("- **{}**: {}.\n", d->label, d->about);
   md += "\n## Notes\n\n";
-  for (const auto& note : spec_.value("notes", json::array())) md += "- " + note.get<std::string>() + "\n";
+  md += notes_markdown(spec_);
   out.markdown = md;
   out.csv = csv;
-  out.fields = {{"seeds", seeds_}, {"rows", rows}, {"claims", claims}, {"unusable_grid_points", unusable},
-                {"unconverged_grid_points", unconverged}, {"published", spec_.value("published", json::object())}};
+  out.fields = {{"seeds", seeds_}, {"rows", rows}, {"claims", claims.to_json()}, {"unusable_grid_points", unusable},
+                {"unconverged_grid_points", unconverged}, {"published", published_of(spec_)}};
   return out;
 }
 
@@ -783,7 +783,7 @@ void ComparisonFamily::validate(const json& spec, const SpecValidator& v) const 
         std::find(spec["figure4"]["n"].begin(), spec["figure4"]["n"].end(), json(n)) == spec["figure4"]["n"].end())
       v.fail("figure3.n", fmt::format("n = {} is not one of figure4.n", n));
   }
-  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 1.0);
+  validate_tolerance(spec, v, 1.0);
   if (spec.contains("published") && !spec["published"].is_object()) v.fail("published", "expected an object");
 }
 

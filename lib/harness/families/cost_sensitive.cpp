@@ -27,6 +27,7 @@
 #include "lib/data/content_split.hpp"
 #include "lib/data/galaxy.hpp"
 #include "lib/data/multilabel.hpp"
+#include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
 
@@ -435,7 +436,7 @@ CostSensitiveRun::CostSensitiveRun(json spec) : spec_(std::move(spec)) {
     for (int split : d->splits)
       for (const auto& [method, m] : spec_["methods"].items()) {
         const std::string kind = m["kind"].get<std::string>();
-        const ParameterValues values(cost_sensitive_family().method(kind).parameters, m);
+        const ParameterValues values(family_named("cost_sensitive").method(kind).parameters, m);
         const json key = {{"data", {d->source, d->hashes}},
                           {"split", split},
                           {"protocol",
@@ -607,8 +608,8 @@ Tables CostSensitiveRun::tables(const Outcome& outcome) const {
   const FSelection other = rule_ == FSelection::two_loop ? FSelection::max_f : FSelection::two_loop;
   const std::string rule_name = rule_ == FSelection::two_loop ? "two_loop" : "max_f";
   const std::string other_name = rule_ == FSelection::two_loop ? "max_f" : "two_loop";
-  const json published = spec_.value("published", json::object());
-  const double tolerance = spec_.value("tolerance", 1.0);
+  const json published = published_of(spec_);
+  const double tolerance = tolerance_of(spec_, 1.0);
 
   // Grids per (data set, method, split): RBF cells of one split are merged over gamma.
   std::map<std::tuple<std::string, std::string, int>, std::vector<std::size_t>> groups;
@@ -790,7 +791,7 @@ Tables CostSensitiveRun::tables(const Outcome& outcome) const {
 
   // The claims of §2.5 checked on our numbers.
   md += "## The thesis' claims, checked\n\n";
-  json claims = json::array();
+  Claims claims;
   auto value = [&](const std::string& key, const std::string& method, const std::string& variant) -> std::optional<double> {
     const auto r = results.find(key);
     if (r == results.end() || !r->second.count(method) || !r->second.at(method).count(variant)) return std::nullopt;
@@ -809,12 +810,11 @@ Tables CostSensitiveRun::tables(const Outcome& outcome) const {
         const bool holds = best_cs >= best_other - tolerance;
         line += fmt::format(" best of CS, CS&T {} vs best of -, T {}: {}.", one(best_cs), one(best_other),
                             holds ? "best or within the tolerance (holds)" : "**not near the best**");
-        claims.push_back({{"claim", "cs_best_or_near"}, {"table", table}, {"row", row}, {"method", method}, {"holds", holds},
-                          {"margin", best_cs - best_other}});
+        claims.add("cs_best_or_near", holds, "", {{"table", table}, {"row", row}, {"method", method}, {"margin", best_cs - best_other}});
       }
       if (plain && thresholded)
-        claims.push_back({{"claim", "thresholding_gain"}, {"table", table}, {"row", row}, {"method", method},
-                          {"gain", *thresholded - *plain}});
+        claims.add("thresholding_gain", std::nullopt, "",
+                   {{"table", table}, {"row", row}, {"method", method}, {"gain", *thresholded - *plain}});
       md += line + "\n";
     }
   }
@@ -827,17 +827,18 @@ Tables CostSensitiveRun::tables(const Outcome& outcome) const {
         const auto f = value(fmax_key, method, variant);
         if (!f) continue;
         const bool holds = v.mean >= *f;
-        claims.push_back({{"claim", "fmax_below_cmin"}, {"row", key.substr(key.find('\n') + 1)}, {"method", method},
-                          {"variant", variant}, {"holds", holds}, {"margin", v.mean - *f}});
+        claims.add("fmax_below_cmin", holds, "",
+                   {{"row", key.substr(key.find('\n') + 1)}, {"method", method}, {"variant", variant}, {"margin", v.mean - *f}});
       }
   }
   {
     int holds = 0, total = 0;
     std::string misses;
-    for (const auto& c : claims)
-      if (c["claim"] == "fmax_below_cmin") {
+    for (const Claim& claim : claims.list())
+      if (claim.claim == "fmax_below_cmin") {
+        const json& c = claim.context;
         ++total;
-        if (c["holds"].get<bool>()) ++holds;
+        if (*claim.holds) ++holds;
         else misses += fmt::format(" {} {} {} ({:+.1f});", c["row"].get<std::string>(), c["method"].get<std::string>(),
                                    c["variant"].get<std::string>(), c["margin"].get<double>());
       }
@@ -903,12 +904,12 @@ Tables CostSensitiveRun::tables(const Outcome& outcome) const {
   md += "\n(Full grid: labels × costs × C values of the spec, per cell; a bracketed search trains fewer, and on "
         "multilabel data runs a second search for C_min, which replays the (label, t) columns the first one trained "
         "instead of training them again; they are counted once.)\n\n## Notes\n\n";
-  for (const auto& note : spec_.value("notes", json::array())) md += "- " + note.get<std::string>() + "\n";
+  md += notes_markdown(spec_);
   out.markdown = md;
   out.csv = csv;
   out.fields = {{"selection", rule_name},       {"empty_f", empty_f_},           {"constant_feature", bias_},
                 {"rows", rows_json},            {"comparison", exact.rows_json()}, {"substitute", substitute.rows_json()},
-                {"claims", claims},             {"attributes", attributes_json}, {"cost", cost_json}};
+                {"claims", claims.to_json()},             {"attributes", attributes_json}, {"cost", cost_json}};
   return out;
 }
 
@@ -977,7 +978,7 @@ void CostSensitiveFamily::validate(const json& spec, const SpecValidator& v) con
     if (f != 0.0 && f != 1.0) v.fail("empty_f", "expected 0 or 1");
   }
   if (spec.contains("constant_feature")) v.number(spec, "constant_feature", "", 0.0, 1e6);
-  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 100.0);
+  validate_tolerance(spec, v, 100.0);
   if (spec.contains("splits")) check_splits(spec["splits"], "splits", v);
   if (!spec["datasets"].is_object() || spec["datasets"].empty()) v.fail("datasets", "expected a non-empty object");
   for (const auto& [label, d] : spec["datasets"].items()) {

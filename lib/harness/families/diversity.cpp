@@ -27,6 +27,7 @@
 #include "lib/diversity/recommend.hpp"
 #include "lib/diversity/recommendation.hpp"
 #include "lib/harness/cache.hpp"
+#include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
 #include "lib/stats/rank_tests.hpp"
@@ -289,7 +290,7 @@ DiversityRun::DiversityRun(json spec)
         // cells first within one.
         const int weight = kind == "sdr_conv" ? 3 : kind == "sdr" ? 2 : 1;
         plans_.push_back({label, fmt::format("{:<6} rep {} {:<16}", similarity, r, label), cell_key,
-                          ParameterValues(diversity_family().method(kind).parameters, m), -10 * r + weight});
+                          ParameterValues(family_named("diversity").method(kind).parameters, m), -10 * r + weight});
       }
   }
 }
@@ -432,7 +433,7 @@ std::optional<double> mean_value(const Values& values, const At& at, const std::
 
 // A claim of the thesis (§3.11) as a rule over a table's numbers: true/false, or nullopt when a
 // number it needs is missing; `detail` receives the numbers it looked at.
-struct Claim {
+struct ClaimRule {
   std::string id;
   std::string rule;
   std::function<std::optional<bool>(const Lookup&, std::string& detail)> check;
@@ -503,8 +504,8 @@ std::optional<bool> monotone_in_lambda(const Lookup& get, const std::vector<std:
   });
 }
 
-const std::vector<Claim>& claims() {
-  static const std::vector<Claim> all = {
+const std::vector<ClaimRule>& claim_rules() {
+  static const std::vector<ClaimRule> all = {
       {"mmr_flat",
        "all users, top 10 and 20: MMR's DCG varies by < 1 point over λ, and λ = 0.1 has the highest Stratified Recall "
        "and Catalog Coverage of the three",
@@ -736,7 +737,7 @@ Tables DiversityRun::tables(const Outcome& outcome) const {
   for (const auto& l : labels)
     if (std::find(shown.begin(), shown.end(), l) == shown.end()) shown.push_back(l);
 
-  const double tolerance = spec_.value("tolerance", 0.02);
+  const double tolerance = tolerance_of(spec_, 0.02);
   const double alpha = protocol_.number("alpha");
   const int repetitions = static_cast<int>(protocol_.integer("repetitions"));
   Tables out;
@@ -762,9 +763,8 @@ Tables DiversityRun::tables(const Outcome& outcome) const {
   const std::vector<std::string> wanted = spec_.value("claims", std::vector<std::string>{});
   md += "## The thesis's claims (§3.11) checked on our numbers and on its own\n\n"
         "| claim | rule | ours | holds (ours) | holds (published numbers) |\n|---|---|---|---|---|\n";
-  json claims_json = json::array();
-  int claims_checked = 0, claims_hold = 0;
-  for (const Claim& claim : claims()) {
+  Claims claims;
+  for (const ClaimRule& claim : claim_rules()) {
     if (std::find(wanted.begin(), wanted.end(), claim.id) == wanted.end()) continue;
     std::string detail, published_detail;
     const auto on_ours = claim.check(ours, detail);
@@ -772,19 +772,16 @@ Tables DiversityRun::tables(const Outcome& outcome) const {
     auto verdict = [](const std::optional<bool>& r) { return r ? (*r ? "yes" : "**no**") : "n/a"; };
     md += fmt::format("| `{}` | {} | {} | {} | {} |\n", claim.id, claim.rule, on_ours ? detail : "(not run)",
                       verdict(on_ours), verdict(on_published));
-    claims_json.push_back({{"claim", claim.id}, {"rule", claim.rule}, {"ours", detail},
-                           {"holds", on_ours ? json(*on_ours) : json()},
-                           {"holds_on_published", on_published ? json(*on_published) : json()}});
-    if (!on_ours) continue;
-    ++claims_checked;
-    ++tally.published_cells;
-    if (*on_ours) {
-      ++claims_hold;
-      ++tally.within_tolerance;
-    } else {
-      tally.outside.push_back(fmt::format("claim {}: {}", claim.id, detail));
-    }
+    claims.add(claim.id, on_ours, detail,
+               {{"rule", claim.rule}, {"holds_on_published", on_published ? json(*on_published) : json()}});
   }
+  claims.count(tally);
+  int claims_checked = 0, claims_hold = 0;
+  for (const Claim& c : claims.list())
+    if (c.holds) {
+      ++claims_checked;
+      claims_hold += *c.holds;
+    }
   md += fmt::format("\n{} of {} claims hold on our numbers. \"n/a\" on the published side: a rule needs a table the "
                     "thesis does not print (ALS on cosine's columns, MSD with the printed sign).\n\n",
                     claims_hold, claims_checked);
@@ -844,7 +841,7 @@ Tables DiversityRun::tables(const Outcome& outcome) const {
   }
 
   // Friedman and Nemenyi (Tables 3.17–3.19) over the repetitions.
-  const json significance = spec_.value("published", json::object()).value("significance", json::object());
+  const json significance = published_of(spec_).value("significance", json::object());
   json significance_json = json::object();
   int decisions = 0, decisions_same = 0;
   if (!significance.empty() && repetitions >= 2) {
@@ -1049,18 +1046,18 @@ Tables DiversityRun::tables(const Outcome& outcome) const {
                     fmt::join(genres_.names, ", "));
   for (const auto& f : files_) md += fmt::format("- `{}` sha256 `{}`\n", f.name, f.sha256.substr(0, 16));
   md += "\n## Notes\n\n";
-  for (const auto& note : spec_.value("notes", json::array())) md += "- " + note.get<std::string>() + "\n";
+  md += notes_markdown(spec_);
 
   out.csv = csv;
   out.extra_files = {{".curves.csv", curves}, {".curves.gp", gp}};
   out.fields = {{"data_note", kDataNote},
                 {"eclectic_users", eclectic_users_},
                 {"splits", split_info},
-                {"claims", claims_json},
+                {"claims", claims.to_json()},
                 {"orderings", ordering_json},
                 {"significance", significance_json},
                 {"comparison", comparison.rows_json()},
-                {"published", spec_.value("published", json::object())}};
+                {"published", published_of(spec_)}};
   return out;
 }
 
@@ -1133,12 +1130,12 @@ void DiversityFamily::validate(const json& spec, const SpecValidator& v) const {
   for (const auto& [label, m] : spec["methods"].items())
     if (m["kind"] == "sdr_conv" && m.contains("gamma") && m["gamma"].get<double>() <= 0.0)
       v.fail("methods." + label + ".gamma", "SDR conv needs γ in (0, 1]");
-  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 1.0);
+  validate_tolerance(spec, v, 1.0);
   if (spec.contains("claims")) {
     if (!spec["claims"].is_array()) v.fail("claims", "expected an array of claim ids");
     for (const auto& c : spec["claims"]) {
-      const bool known = c.is_string() && std::any_of(claims().begin(), claims().end(),
-                                                      [&](const Claim& claim) { return claim.id == c.get<std::string>(); });
+      const bool known = c.is_string() && std::any_of(claim_rules().begin(), claim_rules().end(),
+                                                      [&](const ClaimRule& claim) { return claim.id == c.get<std::string>(); });
       if (!known) v.fail("claims", "unknown claim " + c.dump());
     }
   }

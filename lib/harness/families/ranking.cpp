@@ -24,6 +24,7 @@
 #include "lib/base/error.hpp"
 #include "lib/data/letor.hpp"
 #include "lib/harness/cache.hpp"
+#include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
 #include "lib/models/ranking_mpg.hpp"
@@ -302,7 +303,7 @@ RankingRun::RankingRun(json spec) : spec_(std::move(spec)) {
     for (const auto& f : d->files) hashes.push_back(f.sha256);
     for (int fold : folds_)
       for (const auto& [method, m] : spec_["methods"].items()) {
-        const MethodKind& kind = ranking_family().method(m["kind"].get<std::string>());
+        const MethodKind& kind = family_named("ranking").method(m["kind"].get<std::string>());
         const ParameterValues values(kind.parameters, m);
         const json key = {{"data", {d->choice.dataset, d->choice.variant, hashes}}, {"levels", d->levels},
                           {"fold", fold}, {"discount", to_string(discount_)}, {"selection", selection_}};
@@ -564,7 +565,7 @@ struct MethodRow {
 };
 
 Tables RankingRun::tables(const Outcome& outcome) const {
-  const json published = spec_.value("published", json::object());
+  const json published = published_of(spec_);
   const std::string published_dataset = published.value("dataset", std::string());
   const bool published_is_ours = spec_["datasets"].contains(published_dataset);
   const json published_mean = published.value("mean_ndcg", json::object());
@@ -720,7 +721,7 @@ Tables RankingRun::tables(const Outcome& outcome) const {
   }
   // Every published number beside ours on the data set it was measured on (when the spec runs it).
   ComparisonTable comparison({{"dataset", "dataset"}, {"method", "method"}, {"measure", "measure"}}, {},
-                             spec_.value("tolerance", 0.01), 4);
+                             tolerance_of(spec_, 0.01), 4);
   auto ours = [&](const std::string& method, auto value_of) -> std::optional<double> {
     for (const auto& d : datasets_)
       if (d->label == published_dataset && row_of(*d, method).ran()) return value_of(row_of(*d, method).metrics);
@@ -814,7 +815,7 @@ Tables RankingRun::tables(const Outcome& outcome) const {
     md += "\n";
   }
   md += "\n## Notes\n\n";
-  for (const auto& note : spec_.value("notes", json::array())) md += "- " + note.get<std::string>() + "\n";
+  md += notes_markdown(spec_);
   md += notes;
   out.csv = csv;
   out.extra_files = {{".figure8.csv", figure}};
@@ -866,7 +867,7 @@ void RankingFamily::validate(const json& spec, const SpecValidator& v) const {
     const std::string s = v.string(spec, "selection_metric", "").get<std::string>();
     if (!valid_selection(s)) v.fail("selection_metric", "expected 'mean_ndcg', 'map' or 'ndcg@k' with k in 1..10, got '" + s + "'");
   }
-  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 1.0);
+  validate_tolerance(spec, v, 1.0);
   if (spec.contains("folds")) {
     const json& folds = spec["folds"];
     if (!folds.is_array() || folds.empty()) v.fail("folds", "expected a non-empty array of fold numbers 1..5");

@@ -27,6 +27,7 @@
 #include "lib/data/conll.hpp"
 #include "lib/eval/sequence_measures.hpp"
 #include "lib/harness/cache.hpp"
+#include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
 #include "lib/models/linear_chain_mpg.hpp"
@@ -237,7 +238,7 @@ SequenceRun::SequenceRun(json spec) : spec_(std::move(spec)), choice_(registry_c
   for (const auto& s : subsets_)
     for (const auto& [method, m] : spec_["methods"].items()) {
       const std::string kind = m["kind"].get<std::string>();
-      const ParameterValues values(sequence_labeling_family().method(kind).parameters, m);
+      const ParameterValues values(family_named("sequence_labeling").method(kind).parameters, m);
       const std::size_t first_cell = cells_.size();
       for (const auto& lambda : m["lambda"]) {
         const std::vector<int> targets = kind == "mpg" ? classes_ : std::vector<int>{0};
@@ -423,8 +424,6 @@ std::map<std::string, std::string> compare_levels(const json& spec) {
   return levels;
 }
 
-std::vector<std::string> spec_notes(const json& spec) { return spec.value("notes", std::vector<std::string>{}); }
-
 // The number at object[k1][k2]..., if there is one.
 std::optional<double> number_at(const json& object, std::initializer_list<std::string> keys) {
   const json* node = &object;
@@ -439,8 +438,8 @@ std::optional<double> number_at(const json& object, std::initializer_list<std::s
 // ---- Table IX ----------------------------------------------------------------------------------
 
 Tables SequenceRun::statistics_tables() const {
-  const json published = spec_.value("published", json::object());
-  const double tolerance = spec_.value("tolerance", 0.0);
+  const json published = published_of(spec_);
+  const double tolerance = tolerance_of(spec_, 0.0);
   // Class token counts are reproduced exactly; lengths and feature counts differ by construction
   // (see the spec's notes), so they are a table of their own.
   ComparisonTable counts({{"subset", "subset"}, {"part", "part"}, {"statistic", "statistic"}}, {}, tolerance, 0);
@@ -493,7 +492,7 @@ Tables SequenceRun::statistics_tables() const {
   md += "\n## Lengths and feature counts: ours vs published (different by construction; see the notes)\n\n" +
         other.markdown();
   md += "\n## Data\n\n" + data_lines() + "\n## Notes\n\n";
-  for (const auto& note : spec_notes(spec_)) md += "- " + note + "\n";
+  md += notes_markdown(spec_);
   const std::string other_csv = other.csv();
   out.csv = counts.csv() + other_csv.substr(other_csv.find('\n') + 1);
   json rows = counts.rows_json();
@@ -513,8 +512,8 @@ Tables SequenceRun::statistics_tables() const {
 // ---- Table X -----------------------------------------------------------------------------------
 
 Tables SequenceRun::f1_tables(const Outcome& outcome) const {
-  const json published = spec_.value("published", json::object());
-  const double tolerance = spec_.value("tolerance", 0.02);
+  const json published = published_of(spec_);
+  const double tolerance = tolerance_of(spec_, 0.02);
   std::vector<std::string> methods;
   for (const auto& [method, m] : spec_["methods"].items()) methods.push_back(method);
   const std::map<std::string, std::string> levels = compare_levels(spec_);
@@ -634,8 +633,7 @@ Tables SequenceRun::f1_tables(const Outcome& outcome) const {
                         s->sets.at("testb").size(), s->feature_count, kConllLabelCount,
                         (kConllLabelCount + 1) * kConllLabelCount, ChainLayout{s->feature_count, kConllLabelCount}.size());
   text += "\n## Notes\n\n";
-  for (const auto& note : spec_notes(spec_)) text += "- " + note + "\n";
-  for (const auto& note : notes) text += "- " + note + "\n";
+  text += notes_markdown(spec_, notes);
 
   json cells = json::array();
   for (std::size_t i = 0; i < cells_.size(); ++i)
@@ -698,7 +696,7 @@ void number_object(const SpecValidator& v, const json& object, const std::string
 void SequenceLabelingFamily::validate(const json& spec, const SpecValidator& v) const {
   const std::string table = v.string(spec, "table", "").get<std::string>();
   if (table != "statistics" && table != "f1") v.fail("table", "expected \"statistics\" or \"f1\", got \"" + table + "\"");
-  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 1e9);
+  validate_tolerance(spec, v, 1e9);
   v.keys(spec["dataset"], "dataset", {"registry", "variant"}, {"registry"});
   v.registry_dataset(spec["dataset"], "dataset", {"conll"});
   const json& subsets = spec["subsets"];
