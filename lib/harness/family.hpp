@@ -112,20 +112,9 @@ class Family {
 const std::vector<SpecKey>& common_keys();
 
 // Every family, in the order of the spec reference; and the one a spec's "task" names
-// ("binary" when absent).
+// ("binary" when absent). Both are defined by the families' one registration list,
+// lib/harness/families/all.cpp.
 const std::vector<const Family*>& families();
 const Family& family_named(const std::string& task);
-
-// The families (lib/harness/families/<family>.cpp).
-const Family& binary_family();
-const Family& sequence_labeling_family();
-const Family& ranking_family();
-const Family& parsing_family();
-const Family& cost_sensitive_family();
-const Family& comparison_family();
-const Family& chess_family();
-const Family& structured_auc_family();
-const Family& diversity_family();
-const Family& alignment_family();
 
 }  // namespace mpg::harness

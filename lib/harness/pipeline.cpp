@@ -30,20 +30,6 @@ namespace mpg::harness {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-const std::vector<const Family*>& families() {
-  static const std::vector<const Family*> all = {&binary_family(), &sequence_labeling_family(), &ranking_family(),
-                                                 &parsing_family(), &cost_sensitive_family(), &comparison_family(),
-                                                 &chess_family(), &structured_auc_family(), &diversity_family(),
-                                                 &alignment_family()};
-  return all;
-}
-
-const Family& family_named(const std::string& task) {
-  for (const Family* family : families())
-    if (family->name() == task) return *family;
-  throw Error("no experiment family '" + task + "'");
-}
-
 const MethodKind& Family::method(const std::string& kind) const {
   for (const auto& m : methods())
     if (m.kind == kind) return m;

@@ -25,16 +25,13 @@
 #include "lib/data/naacl_alignment.hpp"
 #include "lib/features/hmm_aligner.hpp"
 #include "lib/harness/cache.hpp"
+#include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
 #include "lib/models/alignment_mpg.hpp"
+#include "lib/harness/families/alignment.hpp"
 
-namespace mpg::harness {
-namespace {
-
-using nlohmann::json;
-
-const char* const kSets[] = {"valid", "test"};
+namespace mpg::harness::alignment_impl {
 
 // ---- Methods -----------------------------------------------------------------------------------
 
@@ -161,45 +158,6 @@ std::vector<std::string> unlabeled_stems(const json& variant) {
   return stems;
 }
 
-class AlignmentRun : public FamilyRun {
- public:
-  explicit AlignmentRun(json spec);
-  std::vector<CellPlan> cells() override { return plans_; }
-  json validate(std::size_t cell) const override;
-  std::vector<std::pair<std::string, double>> selection(std::size_t cell, const json& v) const override {
-    return {{plans_[cell].method, -v["valid"]["aer"].get<double>()}};
-  }
-  std::string validation_line(const json& v) const override {
-    return fmt::format("validation AER {:.2f}  ({:.1f} s)", v["valid"]["aer"].get<double>(),
-                       v.value("train_seconds", 0.0) + v.value("validation_seconds", 0.0));
-  }
-  json test(std::size_t cell, const json& validation) const override;
-  std::string test_line(const json& t) const override {
-    return fmt::format("test AER {:.2f}", t["test"]["aer"].get<double>());
-  }
-  Tables tables(const Outcome& outcome) const override;
-
- private:
-  struct Parts {
-    std::vector<AlignmentInstance> train, valid, test;
-  };
-  const Parts& parts(const std::string& features) const { return features == "aligner" ? with_aligner_ : base_; }
-  std::function<AlignmentPrediction(const AlignmentInstance&)> predictor(std::size_t cell, const json& validation) const;
-
-  json spec_;
-  RegistryChoice choice_;
-  std::size_t train_pairs_ = 100;
-  HmmAlignerOptions aligner_options_;
-  std::vector<SentencePair> labeled_, trial_;
-  std::size_t text_pairs_ = 0;
-  bool aligner_used_ = false;
-  double aligner_seconds_ = 0.0;
-  json aligner_alone_ = json::object();  // AER of the aligner's own links, valid and test
-  Parts base_, with_aligner_;
-  std::vector<CellPlan> plans_;
-  std::vector<std::string> kinds_;  // per cell
-};
-
 AlignmentRun::AlignmentRun(json spec) : spec_(std::move(spec)) {
   choice_ = registry_choice(spec_["dataset"]);
   const json split = spec_.value("split", json::object());
@@ -271,7 +229,7 @@ AlignmentRun::AlignmentRun(json spec) : spec_(std::move(spec)) {
   const json aligner_key = {{"model1_iterations", aligner_options_.model1_iterations},
                             {"hmm_iterations", aligner_options_.hmm_iterations}};
   for (const auto& [method, m] : spec_["methods"].items()) {
-    const MethodKind& kind = alignment_family().method(m["kind"].get<std::string>());
+    const MethodKind& kind = family_named("alignment").method(m["kind"].get<std::string>());
     const ParameterValues values(kind.parameters, m);
     const Parameter* grid = kind.parameters.grid();
     const json key = {{"data", {choice_.dataset, choice_.variant, hashes}},
@@ -368,171 +326,6 @@ json AlignmentRun::test(std::size_t cell, const json& validation) const {
   return result;
 }
 
-Tables AlignmentRun::tables(const Outcome& outcome) const {
-  const json published = spec_.value("published", json::object());
-  std::vector<std::string> methods;
-  for (const auto& [method, m] : spec_["methods"].items()) methods.push_back(method);
-  std::map<std::string, std::string> published_method;  // row -> the method compared with it
-  for (const auto& [row, p] : published.items()) published_method[row] = p.value("method", row);
-  auto chosen = [&](const std::string& method) -> std::optional<std::size_t> {
-    const auto found = outcome.selected.find(method);
-    if (found == outcome.selected.end()) return std::nullopt;
-    return found->second;
-  };
-  auto ours = [&](const std::string& method, const std::string& set) -> std::optional<double> {
-    const auto cell = chosen(method);
-    if (!cell) return std::nullopt;
-    if (set == "valid") return outcome.validation[*cell]["valid"]["aer"].get<double>();
-    return outcome.test.at(*cell)["test"]["aer"].get<double>();
-  };
-  auto grid_text = [&](std::size_t cell) {
-    const ParameterValues& p = plans_[cell].parameters;
-    const Parameter* grid = p.table().grid();
-    return fmt::format("{} = {}", grid->name, p.number(grid->name));
-  };
-
-  Tables out;
-  std::string& md = out.markdown;
-  md += fmt::format(
-      "Word alignment, English–French NAACL 2003 Hansards (`{}`, variant `{}`): train = the first {} labeled pairs, "
-      "test = the other {}, validation = the {} trial pairs; association counts{} from the text of {} pairs (thesis: "
-      "1,470,000). AER in per cent (corpus level, Och & Ney), lower is better; hyper-parameters chosen on the "
-      "validation pairs.\n\n",
-      choice_.dataset, choice_.variant, train_pairs_, labeled_.size() - train_pairs_, trial_.size(),
-      aligner_used_ ? " and the IBM1/HMM aligner (GIZA++ stand-in)" : "", text_pairs_);
-
-  md += "## Table XIII: AER, ours (published)\n\n| method | features | selected | valid | test |\n|---|---|---|---|---|\n";
-  std::string csv = "method,set,aer,source\n";
-  json rows = json::array();
-  for (const auto& method : methods) {
-    std::string published_row;
-    for (const auto& [row, m] : published_method)
-      if (m == method) published_row = row;
-    const auto cell = chosen(method);
-    md += fmt::format("| {} | {} | {} |", method, spec_["methods"][method].value("features", std::string("base")),
-                      cell ? grid_text(*cell) : "-");
-    for (const char* set : kSets) {
-      const auto value = ours(method, set);
-      md += value ? fmt::format(" {}", fixed(*value, 2)) : std::string(" -");
-      if (!published_row.empty()) md += fmt::format(" ({})", fixed(published[published_row][set].get<double>(), 2));
-      md += " |";
-      if (value) csv += fmt::format("{},{},{:.6f},ours\n", method, set, *value);
-    }
-    md += "\n";
-    if (cell)
-      rows.push_back({{"method", method},
-                      {"selected", grid_text(*cell)},
-                      {"valid", outcome.validation[*cell]["valid"]},
-                      {"test", outcome.test.at(*cell)["test"]},
-                      {"training", outcome.validation[*cell].value("training", json::object())}});
-  }
-  for (const auto& [row, p] : published.items())
-    for (const char* set : kSets) csv += fmt::format("{},{},{:.6f},published\n", row, set, p[set].get<double>());
-
-  ComparisonTable comparison({{"row", "published row"}, {"method", "our method"}, {"set", "set"}}, {},
-                             spec_.value("tolerance", 2.0), 2);
-  for (const auto& [row, p] : published.items()) {
-    const std::string& method = published_method[row];
-    const bool aligner = spec_["methods"].contains(method) &&
-                         spec_["methods"][method].value("features", std::string("base")) == "aligner";
-    for (const char* set : kSets) {
-      auto& r = comparison.add({row, method, set}, ours(method, set), p[set].get<double>());
-      if (!choice_.exact()) r.causes.push_back("data substitute (" + choice_.variant + ")");
-      if (aligner) r.causes.push_back("aligner substitute (IBM1/HMM for GIZA++ Model 4)");
-      if (const auto cell = chosen(method); cell && !outcome.validation[*cell]["training"].value("converged", true))
-        r.causes.push_back("training stopped at a cap");
-    }
-  }
-  md += fmt::format("\n## Published numbers ({})\n\n{}\n", spec_.value("source", std::string("see the spec")),
-                    comparison.markdown());
-  out.tally = comparison.tally();
-
-  // The thesis' claims: `lower` has a lower AER than each of `than`, on valid and test.
-  md += "## The thesis' claims\n\n";
-  json claims = json::array();
-  for (const auto& claim : spec_.value("claims", json::array())) {
-    const std::string lower = claim["lower"].get<std::string>();
-    std::vector<std::string> held, failed;
-    for (const auto& other : claim["than"])
-      for (const char* set : kSets) {
-        const auto a = ours(lower, set), b = ours(other.get<std::string>(), set);
-        if (!a || !b) continue;
-        (*a < *b ? held : failed)
-            .push_back(fmt::format("{} {}: {} vs {} ({})", other.get<std::string>(), set, fixed(*a, 2), fixed(*b, 2),
-                                   fixed(*a - *b, 2, true)));
-      }
-    const bool holds = failed.empty() && !held.empty();
-    const bool run = !(held.empty() && failed.empty());
-    md += fmt::format("- {}: **{}**.", claim.value("text", lower + " lowest"),
-                      holds ? "holds" : run ? "does not hold" : "not run");
-    if (!held.empty()) md += fmt::format(" Lower than: {}.", fmt::join(held, "; "));
-    if (!failed.empty()) md += fmt::format(" Not lower than: {}.", fmt::join(failed, "; "));
-    md += "\n";
-    if (run && !holds)
-      out.tally.outside.push_back(fmt::format("claim '{}': not lower than {}", claim.value("text", lower),
-                                              fmt::join(failed, "; ")));
-    claims.push_back({{"text", claim.value("text", "")}, {"lower", lower}, {"holds", holds}, {"not_lower", failed}});
-  }
-
-  // Every validation cell.
-  md += fmt::format("\n## Validation cells ({} pairs)\n\n| method | value | valid AER | selected | training | "
-                    "seconds |\n|---|---|---|---|---|---|\n",
-                    trial_.size());
-  std::string notes;
-  for (std::size_t i = 0; i < plans_.size(); ++i) {
-    const json& v = outcome.validation[i];
-    const json& s = v["training"];
-    const bool selected = chosen(plans_[i].method) == i;
-    std::string training = fmt::format("{}, {} iterations", s.value("converged", false) ? "converged" : "**cap**",
-                                       s.value("iterations", 0));
-    if (s.contains("certified_gap"))
-      training += fmt::format(", certified gap {:.2g}", s["certified_gap"].get<double>());
-    if (s.contains("games"))
-      training += fmt::format(", {} games ({} not converged, max gap {:.1e})", s["games"].get<long>(),
-                              s["unconverged_games"].get<long>(), s["max_gap"].get<double>());
-    if (!s.value("converged", true) && selected)
-      notes += fmt::format("- {} {}: its training stopped at a cap ({}).\n", plans_[i].method, grid_text(i),
-                           s.value("status", std::string("?")));
-    md += fmt::format("| {} | {} | {} | {} | {} | {:.1f} |\n", plans_[i].method, grid_text(i),
-                      fixed(v["valid"]["aer"].get<double>(), 2), selected ? "**yes**" : "", training,
-                      v.value("train_seconds", 0.0) + v.value("validation_seconds", 0.0));
-  }
-  for (const auto& method : methods) {
-    const auto cell = chosen(method);
-    if (!cell || !outcome.test.at(*cell)["test"].contains("games")) continue;
-    const json& g = outcome.test.at(*cell)["test"]["games"];
-    notes += fmt::format("- {} test games (one per pair): {}, median {:.4f} s, max {:.4f} s, {} not converged, max gap "
-                         "{:.1e}.\n",
-                         method, g["games"].get<int>(), g["median_seconds"].get<double>(),
-                         g["max_seconds"].get<double>(), g["unconverged"].get<int>(), g["max_gap"].get<double>());
-  }
-  if (aligner_used_)
-    notes += fmt::format(
-        "- The IBM1/HMM aligner alone (Model 1 ×{} then HMM ×{}, both directions, {:.1f} s wall, trained once per "
-        "run): AER valid / test {} / {} (intersection), {} / {} (grow-diag-final).\n",
-        aligner_options_.model1_iterations, aligner_options_.hmm_iterations, aligner_seconds_,
-        fixed(aligner_alone_["intersection"]["valid"].get<double>(), 2),
-        fixed(aligner_alone_["intersection"]["test"].get<double>(), 2),
-        fixed(aligner_alone_["grow_diag_final"]["valid"].get<double>(), 2),
-        fixed(aligner_alone_["grow_diag_final"]["test"].get<double>(), 2));
-  md += fmt::format("\n## Data\n\n- `{}` variant `{}`: {}.\n", choice_.dataset, choice_.variant, choice_.fidelity());
-  md += "\n## Notes\n\n";
-  for (const auto& note : spec_.value("notes", json::array())) md += fmt::format("- {}\n", note.get<std::string>());
-  md += notes;
-  out.csv = csv;
-  out.fields = {{"split",
-                 {{"train", train_pairs_},
-                  {"test", labeled_.size() - train_pairs_},
-                  {"valid", trial_.size()},
-                  {"text_pairs", text_pairs_}}},
-                {"aligner_alone", aligner_alone_},
-                {"rows", rows},
-                {"claims", claims},
-                {"published", published},
-                {"comparison", comparison.rows_json()}};
-  return out;
-}
-
 // ---- The family --------------------------------------------------------------------------------
 
 class AlignmentFamily : public Family {
@@ -585,7 +378,7 @@ void AlignmentFamily::validate(const json& spec, const SpecValidator& v) const {
         v.fail(std::string("aligner.") + key, "expected a whole number in 0..100, got " + n.dump());
     }
   }
-  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 100.0);
+  validate_tolerance(spec, v, 100.0);
   if (!spec["methods"].is_object() || spec["methods"].empty()) v.fail("methods", "expected a non-empty object");
   if (spec.contains("published")) {
     const json& p = spec["published"];
@@ -616,10 +409,11 @@ void AlignmentFamily::validate(const json& spec, const SpecValidator& v) const {
   }
 }
 
-}  // namespace
+}  // namespace mpg::harness::alignment_impl
 
+namespace mpg::harness {
 const Family& alignment_family() {
-  static const AlignmentFamily family;
+  static const alignment_impl::AlignmentFamily family;
   return family;
 }
 

@@ -25,6 +25,7 @@
 #include "lib/data/chess_games.hpp"
 #include "lib/eval/comparison.hpp"
 #include "lib/features/chess_features.hpp"
+#include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
 
@@ -119,7 +120,7 @@ ChessRun::ChessRun(json spec) : spec_(std::move(spec)) {
       const json key = {{"data", {choice_.dataset, choice_.variant, file_.sha256}}, {"year", years_[y].year},
                         {"min_games", o.min_games}, {"cv_months", cv_months_}, {"cv_fractions", kCvFractions}};
       plans_.push_back({method, fmt::format("year {} {:<9}", years_[y].year, method), key,
-                        ParameterValues(chess_family().method(m["kind"].get<std::string>()).parameters, m),
+                        ParameterValues(family_named("chess").method(m["kind"].get<std::string>()).parameters, m),
                         static_cast<int>(years_[y].train.size())});
     }
 }
@@ -265,7 +266,7 @@ Tables ChessRun::tables(const Outcome& outcome) const {
     return kept.empty() ? std::numeric_limits<double>::quiet_NaN() : median(kept);
   };
 
-  const json published = spec_.value("published", json::object());
+  const json published = published_of(spec_);
   const json published_rows = published.value("rows", json::object());
   const auto columns = published.value("columns", std::vector<std::string>{});
   std::map<std::string, std::vector<double>> theirs;
@@ -292,7 +293,7 @@ Tables ChessRun::tables(const Outcome& outcome) const {
   }
 
   // Medians over the years, ours vs the authors' (different data: a tolerance, not a match).
-  ComparisonTable table({{"model", "model"}}, {{"years", "years (ours)", 0}}, spec_.value("tolerance", 0.03), 3);
+  ComparisonTable table({{"model", "model"}}, {{"years", "years (ours)", 0}}, tolerance_of(spec_, 0.03), 3);
   for (const auto& m : models) {
     std::optional<double> p;
     if (theirs.count(m)) p = median(theirs[m]);
@@ -306,13 +307,9 @@ Tables ChessRun::tables(const Outcome& outcome) const {
   out.tally = table.tally();
 
   // The paper's claims on our medians.
-  md += "\n## The paper's claims (on our medians)\n\n| claim | verdict | evidence |\n|---|---|---|\n";
-  json claims = json::array();
+  Claims claims;
   auto med = [&](const std::string& m) { return ours.count(m) ? median_of(ours[m]) : std::numeric_limits<double>::quiet_NaN(); };
-  auto claim = [&](const std::string& text, bool holds, const std::string& evidence) {
-    md += fmt::format("| {} | {} | {} |\n", text, holds ? "holds" : "**does not hold**", evidence);
-    claims.push_back({{"claim", text}, {"holds", holds}, {"evidence", evidence}});
-  };
+  auto claim = [&](const std::string& text, bool holds, const std::string& evidence) { claims.add(text, holds, evidence); };
   if (ours.count("Lin-16") && ours.count("Poly-16")) {
     const double best_rating = std::max(med("ELO"), med("Glicko"));
     claim("linear and polynomial SVMs (16 features) have a higher test AUC than ELO and Glicko",
@@ -327,6 +324,7 @@ Tables ChessRun::tables(const Outcome& outcome) const {
   if (ours.count("Gauss-16") && ours.count("Lin-16") && ours.count("Poly-16"))
     claim("the Gaussian kernel is below linear and polynomial", med("Gauss-16") < std::min(med("Lin-16"), med("Poly-16")),
           fmt::format("medians Gauss-16 {:.3f}, Lin-16 {:.3f}, Poly-16 {:.3f}", med("Gauss-16"), med("Lin-16"), med("Poly-16")));
+  md += "\n## The paper's claims (on our medians)\n\n" + claims.markdown();
 
   md += "\n## Selected hyper-parameters\n\n| year | method | C | kernel parameter | mean validation AUC |\n|---|---|---|---|---|\n";
   for (std::size_t i = 0; i < cells_.size(); ++i) {
@@ -344,7 +342,7 @@ Tables ChessRun::tables(const Outcome& outcome) const {
                     file_.name, file_.sha256.substr(0, 16), fmt::join(spec_["years"].get<std::vector<int>>(), ", "),
                     spec_.value("min_games", 10));
   md += "\n## Notes\n\n";
-  for (const auto& note : spec_.value("notes", json::array())) md += "- " + note.get<std::string>() + "\n";
+  md += notes_markdown(spec_);
 
   // Figure 6: boxplots of the test AUC over the years per model, ours and the authors' (wide CSVs:
   // a row per year, a column per model; an empty field where a year has no usable model).
@@ -396,7 +394,7 @@ Tables ChessRun::tables(const Outcome& outcome) const {
     for (std::size_t y = 0; y < years_.size(); ++y)
       per_year.push_back({{"model", m}, {"year", std::to_string(years_[y].year)},
                           {"auc", std::isnan(ours[m][y]) ? json(nullptr) : json(ours[m][y])}});
-  out.fields = {{"comparison", table.rows_json()}, {"per_year", per_year}, {"claims", claims}, {"published", published}};
+  out.fields = {{"comparison", table.rows_json()}, {"per_year", per_year}, {"claims", claims.to_json()}, {"published", published}};
   return out;
 }
 
@@ -436,7 +434,7 @@ class ChessFamily : public Family {
         v.fail("years", "every year must be a distinct integer >= 0, got " + y.dump());
     if (spec.contains("min_games")) v.number(spec, "min_games", "", 0, 1e6);
     if (spec.contains("cv_months")) v.number(spec, "cv_months", "", 1, 3);
-    if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 1.0);
+    validate_tolerance(spec, v, 1.0);
     if (spec.contains("published")) {
       const json& p = spec["published"];
       v.keys(p, "published", {"source", "columns", "rows", "median"}, {"columns", "rows"});

@@ -27,14 +27,12 @@
 #include "lib/data/simulated_pairs.hpp"
 #include "lib/data/sushi.hpp"
 #include "lib/eval/comparison.hpp"
+#include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
+#include "lib/harness/families/comparison.hpp"
 
-namespace mpg::harness {
-namespace {
-
-using nlohmann::json;
-using Clock = std::chrono::steady_clock;
+namespace mpg::harness::comparison_impl {
 
 // ---- Methods -----------------------------------------------------------------------------------
 
@@ -91,16 +89,6 @@ const std::vector<MethodKind>& comparison_methods() {
   return kinds;
 }
 
-// ---- Data --------------------------------------------------------------------------------------
-
-struct Dataset {
-  std::string label;
-  std::optional<SquaredNorm> norm;  // simulated r(x) = ||x||_j^2; none: SUSHI
-  PairData pool;
-  json key;          // what the pool depends on
-  std::string about;  // the Data section's line
-};
-
 std::unique_ptr<Dataset> load_dataset(const std::string& label, const json& d, const json& simulation) {
   auto data = std::make_unique<Dataset>();
   data->label = label;
@@ -130,26 +118,6 @@ std::unique_ptr<Dataset> load_dataset(const std::string& label, const json& d, c
   return data;
 }
 
-// ---- Cells -------------------------------------------------------------------------------------
-
-struct Cell {
-  const Dataset* dataset;
-  int figure;  // 4 or 5
-  std::size_t n;
-  double rho;
-  std::uint64_t seed;
-  std::string method, kind;
-  bool level_curves;  // Fig. 3: record r of the selected model on a grid
-};
-
-struct Figure3 {
-  std::string dataset;
-  std::size_t n = 100;
-  std::uint64_t seed = 1;
-  int resolution = 61;
-  double low = -3.0, high = 3.0;
-};
-
 // The zero-one error (%) of the constant prediction of the training set's most common label
 // (0 on a tie): the sushi panel's "trivial model" (undefined in the paper).
 double trivial_error_percent(const PairData& train, const PairData& test) {
@@ -158,29 +126,6 @@ double trivial_error_percent(const PairData& train, const PairData& test) {
     if (train.count(label) > train.count(best)) best = label;
   return comparison_errors(std::vector<int>(test.size(), best), test.labels).error_percent();
 }
-
-class ComparisonRun : public FamilyRun {
- public:
-  explicit ComparisonRun(json spec);
-  std::vector<CellPlan> cells() override { return plans_; }
-  json validate(std::size_t cell) const override;
-  std::vector<std::pair<std::string, double>> selection(std::size_t, const json&) const override { return {}; }
-  std::string validation_line(const json& v) const override {
-    return fmt::format("C={:.3g} sigma={:.3g}  test error {:.1f} %  AUC {:.3f}  ({:.1f} s)", v["selected"]["C"].get<double>(),
-                       v["selected"]["sigma"].get<double>(), v["test_error"].get<double>(), v["test_auc"].get<double>(),
-                       v["seconds"].get<double>());
-  }
-  bool has_test_phase() const override { return false; }
-  Tables tables(const Outcome& outcome) const override;
-
- private:
-  json spec_;
-  std::vector<std::uint64_t> seeds_;
-  std::vector<std::unique_ptr<Dataset>> datasets_;
-  std::optional<Figure3> figure3_;
-  std::vector<Cell> cells_;
-  std::vector<CellPlan> plans_;
-};
 
 ComparisonRun::ComparisonRun(json spec) : spec_(std::move(spec)) {
   seeds_ = spec_.value("seeds", std::vector<std::uint64_t>{1, 2, 3, 4});
@@ -220,7 +165,7 @@ ComparisonRun::ComparisonRun(json spec) : spec_(std::move(spec)) {
           plans_.push_back({method,
                             fmt::format("{:<6} Fig. {} n={:<4} rho={:.2f} seed {} {:<8}", d->label, p.figure, p.n, p.rho,
                                         seed, method),
-                            key, ParameterValues(comparison_family().method(kind).parameters, m),
+                            key, ParameterValues(family_named("comparison").method(kind).parameters, m),
                             // The largest problems first, so that the threads finish together.
                             static_cast<int>(p.n)});
         }
@@ -334,367 +279,6 @@ json ComparisonRun::validate(std::size_t index) const {
   return out;
 }
 
-// ---- Tables ------------------------------------------------------------------------------------
-
-struct Summary {
-  double mean = 0.0, sd = 0.0;
-  std::size_t count = 0;
-};
-Summary summarize(const std::vector<double>& values) {
-  Summary s;
-  s.count = values.size();
-  if (values.empty()) return s;
-  for (double v : values) s.mean += v;
-  s.mean /= static_cast<double>(values.size());
-  if (values.size() > 1) {
-    for (double v : values) s.sd += (v - s.mean) * (v - s.mean);
-    s.sd = std::sqrt(s.sd / static_cast<double>(values.size() - 1));
-  }
-  return s;
-}
-
-// A gnuplot script for a figure CSV (columns dataset, series, x, mean, sd, seeds; each curve's rows
-// consecutive and sorted by x): one panel per data set, every series with error bars (sd over the
-// seeds). It finds its CSV and names its PNG from its own file name (ARG0), so the same script text
-// serves the full and the --quick tables.
-std::string gnuplot_curves(const std::string& figure, const std::vector<std::string>& datasets,
-                           const std::vector<std::vector<std::string>>& series, const std::string& x_label,
-                           const std::string& y_label, const std::string& title, bool log_x) {
-  std::string gp = fmt::format(
-      "# Generated by mpg run (lib/harness/families/comparison.cpp); run from results/ (./run_all.sh does).\n"
-      "stem = ARG0[1:strstrt(ARG0, '.{0}.gp') - 1]\ndata = stem.'.{0}.csv'\n"
-      "set datafile separator ','\nset terminal pngcairo size {1},440 font ',10'\nset output stem.'.{0}.png'\n"
-      "set multiplot layout 1,{2} title \"{3}\"\nset key top right\nset grid\nset xlabel '{4}'\nset ylabel '{5}'\n{6}",
-      figure, 380 * datasets.size(), datasets.size(), title, x_label, y_label, log_x ? "set logscale x 2\n" : "");
-  for (std::size_t d = 0; d < datasets.size(); ++d) {
-    gp += fmt::format("set title '{}'\nplot ", datasets[d]);
-    for (std::size_t s = 0; s < series[d].size(); ++s)
-      gp += fmt::format(
-          "{}data using 3:((strcol(1) eq '{}' && strcol(2) eq '{}') ? $4 : NaN):5 skip 1 with yerrorlines lt {} title '{}'",
-          s ? ", \\\n     " : "", datasets[d], series[d][s], s + 1, series[d][s]);
-    gp += "\n";
-  }
-  return gp + "unset multiplot\n";
-}
-
-// Fig. 3: level curves of r for every method (index blocks of the CSV, in the order of `methods`)
-// beside the training pairs' segments.
-std::string gnuplot_level_curves(const std::vector<std::string>& methods, const std::string& title) {
-  std::string gp = fmt::format(
-      "# Generated by mpg run (lib/harness/families/comparison.cpp); run from results/ (./run_all.sh does).\n"
-      "stem = ARG0[1:strstrt(ARG0, '.figure3.gp') - 1]\n"
-      "set datafile separator ','\nset terminal pngcairo size {},420 font ',10'\nset output stem.'.figure3.png'\n"
-      "set multiplot layout 1,{} title \"{}\"\nset view map\nunset surface\nset contour base\n"
-      "set cntrparam levels auto 8\nunset key\nset size ratio -1\nset xrange [-3:3]\nset yrange [-3:3]\n",
-      380 * methods.size(), methods.size(), title);
-  for (std::size_t m = 0; m < methods.size(); ++m)
-    gp += fmt::format(
-        "set title '{}'\nsplot stem.'.figure3.csv' index {} using 2:3:4 with lines lt {}, "
-        "stem.'.figure3_training.csv' using 1:2:(0):($3-$1):($4-$2):(0) skip 1 with vectors nohead lc rgb '#999999'\n",
-        methods[m], m, m + 1);
-  return gp + "unset multiplot\n";
-}
-
-Tables ComparisonRun::tables(const Outcome& outcome) const {
-  Tables out;
-  const double tolerance = spec_.value("tolerance", 0.02);
-  std::vector<std::string> methods;
-  for (const auto& [method, m] : spec_["methods"].items()) methods.push_back(method);
-  // Per (figure, dataset, series, x): the values over seeds. Series: the methods, "truth", "trivial".
-  std::map<std::tuple<int, std::string, std::string, double>, std::vector<double>> values;
-  std::map<std::tuple<int, std::string, std::string>, std::vector<json>> selected;
-  int unusable = 0, unconverged = 0, points = 0;
-  double seconds = 0.0;
-  for (std::size_t i = 0; i < cells_.size(); ++i) {
-    const Cell& c = cells_[i];
-    const json& v = outcome.validation[i];
-    const double x = c.figure == 4 ? static_cast<double>(c.n) : c.rho;
-    const char* measure = c.figure == 4 ? "test_error" : "test_auc";
-    values[{c.figure, c.dataset->label, c.method, x}].push_back(v[measure].get<double>());
-    selected[{c.figure, c.dataset->label, c.method}].push_back(
-        {{"x", x}, {"seed", c.seed}, {"C", v["selected"]["C"]}, {"sigma", v["selected"]["sigma"]}});
-    unusable += v["unusable_grid_points"].get<int>();
-    unconverged += v["unconverged_grid_points"].get<int>();
-    points += v["grid_points"].get<int>();
-    seconds += v["seconds"].get<double>();
-    // The truth and trivial lines do not depend on the method: take them from the first method's cells.
-    if (c.method != methods.front()) continue;
-    if (v.contains("truth_error"))
-      values[{c.figure, c.dataset->label, "truth", x}].push_back(v[c.figure == 4 ? "truth_error" : "truth_auc"].get<double>());
-    else if (c.figure == 4)
-      values[{c.figure, c.dataset->label, "trivial", x}].push_back(v["trivial_error"].get<double>());
-  }
-  std::vector<std::string> labels;
-  for (const auto& d : datasets_) labels.push_back(d->label);
-  auto series_of = [&](int figure, const std::string& dataset) {
-    std::vector<std::string> s = methods;
-    for (const char* extra : {"truth", "trivial"})
-      if (std::any_of(values.begin(), values.end(), [&](const auto& e) {
-            return std::get<0>(e.first) == figure && std::get<1>(e.first) == dataset && std::get<2>(e.first) == extra;
-          }))
-        s.push_back(extra);
-    return s;
-  };
-  auto stat = [&](int figure, const std::string& dataset, const std::string& series, double x) -> std::optional<Summary> {
-    const auto found = values.find({figure, dataset, series, x});
-    if (found == values.end()) return std::nullopt;
-    return summarize(found->second);
-  };
-  std::vector<double> xs4, xs5;
-  if (spec_.contains("figure4"))
-    for (std::size_t n : spec_["figure4"]["n"].get<std::vector<std::size_t>>()) xs4.push_back(static_cast<double>(n));
-  if (spec_.contains("figure5")) xs5 = spec_["figure5"]["rho"].get<std::vector<double>>();
-
-  std::string md = fmt::format(
-      "Mean ± sd over the test seeds {} (one train / validation / test draw per seed, each of n pairs with round(ρ n) "
-      "equality pairs). Fig. 4 selects the grid point of minimum validation zero-one error and reports the test "
-      "error (%); Fig. 5 selects by maximum validation AUC and reports the test AUC. The published figures have no "
-      "numbers (digest B.7): the papers' claims are checked below instead.\n\n",
-      fmt::join(seeds_, ", "));
-  std::string csv = "figure,dataset,series,x,mean,sd,seeds\n";
-  std::map<int, std::string> figure_csv;
-  json rows = json::array();
-  for (int figure : {4, 5}) {
-    const std::vector<double>& xs = figure == 4 ? xs4 : xs5;
-    if (xs.empty()) continue;
-    figure_csv[figure] = "dataset,series,x,mean,sd,seeds\n";
-    md += figure == 4 ? fmt::format("## Figure 4: test error (%) vs n, ρ = {}\n\n", spec_["figure4"].value("rho", 0.5))
-                      : fmt::format("## Figure 5: test AUC vs ρ, n = {}\n\n", spec_["figure5"].value("n", 400));
-    for (const auto& d : labels) {
-      const auto series = series_of(figure, d);
-      md += fmt::format("**{}**\n\n| {} |", d, figure == 4 ? "n" : "ρ");
-      for (const auto& s : series) md += fmt::format(" {} |", s);
-      md += fmt::format("\n|---|{}\n", fmt::join(std::vector<std::string>(series.size(), "---|"), ""));
-      for (double x : xs) {
-        md += figure == 4 ? fmt::format("| {} |", x) : fmt::format("| {:.2f} |", x);
-        for (const auto& s : series) {
-          const auto st = stat(figure, d, s, x);
-          if (!st) {
-            md += " |";
-            continue;
-          }
-          md += figure == 4 ? fmt::format(" {:.1f} ± {:.1f} |", st->mean, st->sd)
-                            : fmt::format(" {:.3f} ± {:.3f} |", st->mean, st->sd);
-          figure_csv[figure] += fmt::format("{},{},{},{:.6g},{:.6g},{}\n", d, s, x, st->mean, st->sd, st->count);
-          csv += fmt::format("{},{},{},{},{:.6g},{:.6g},{}\n", figure, d, s, x, st->mean, st->sd, st->count);
-          rows.push_back({{"figure", std::to_string(figure)}, {"dataset", d}, {"series", s},
-                          {"x", fmt::format("{}", x)}, {"mean", st->mean}, {"sd", st->sd}, {"seeds", st->count}});
-        }
-        md += "\n";
-      }
-      md += "\n";
-    }
-  }
-  // Re-sort the figure CSVs' rows by (dataset, series, x) so that each curve is consecutive.
-  for (auto& [figure, text] : figure_csv) {
-    std::vector<std::tuple<std::string, std::string, double, std::string>> lines;
-    std::size_t start = text.find('\n') + 1;
-    const std::string header = text.substr(0, start);
-    while (start < text.size()) {
-      const std::size_t end = text.find('\n', start);
-      const std::string line = text.substr(start, end - start);
-      const std::size_t a = line.find(','), b = line.find(',', a + 1), c = line.find(',', b + 1);
-      lines.emplace_back(line.substr(0, a), line.substr(a + 1, b - a - 1), std::stod(line.substr(b + 1, c - b - 1)), line);
-      start = end + 1;
-    }
-    std::stable_sort(lines.begin(), lines.end(), [](const auto& p, const auto& q) {
-      return std::tie(std::get<0>(p), std::get<1>(p), std::get<2>(p)) < std::tie(std::get<0>(q), std::get<1>(q), std::get<2>(q));
-    });
-    text = header;
-    for (const auto& l : lines) text += std::get<3>(l) + "\n";
-  }
-
-  // ---- The papers' claims ----
-  md += fmt::format("## The papers' claims\n\n\"Similar\" and \"close\" mean within {} in AUC (the spec's `tolerance`; "
-                    "ours, the paper gives no number).\n\n| figure | claim | data set | verdict | evidence |\n|---|---|---|---|---|\n",
-                    tolerance);
-  json claims = json::array();
-  auto claim = [&](const std::string& figure, const std::string& text, const std::string& dataset, bool holds,
-                   const std::string& evidence) {
-    md += fmt::format("| {} | {} | {} | {} | {} |\n", figure, text, dataset, holds ? "holds" : "**does not hold**", evidence);
-    claims.push_back({{"figure", figure}, {"claim", text}, {"dataset", dataset}, {"holds", holds}, {"evidence", evidence}});
-    ++out.tally.published_cells;
-    if (holds)
-      ++out.tally.within_tolerance;
-    else
-      out.tally.outside.push_back(fmt::format("{} {}: {} ({})", figure, dataset, text, evidence));
-  };
-  auto mean_of = [&](int figure, const std::string& d, const std::string& s, double x) {
-    const auto st = stat(figure, d, s, x);
-    return st ? st->mean : std::numeric_limits<double>::quiet_NaN();
-  };
-  auto has = [&](const std::string& m) { return std::find(methods.begin(), methods.end(), m) != methods.end(); };
-  const bool all_three = has("rank") && has("rank2") && has("compare");
-  if (!xs4.empty()) {
-    for (const auto& d : labels) {
-      // Error falls as n grows (first vs last n, every method).
-      std::string evidence;
-      bool falls = true;
-      for (const auto& m : methods) {
-        const double a = mean_of(4, d, m, xs4.front()), b = mean_of(4, d, m, xs4.back());
-        falls = falls && b < a;
-        evidence += fmt::format("{}{} {:.1f} → {:.1f}", evidence.empty() ? "" : "; ", m, a, b);
-      }
-      if (xs4.size() > 1) claim("Fig. 4", "test error decreases as n increases", d, falls, evidence);
-      if (!all_three) continue;
-      // rank > rank2 > compare in error, at each n: counted.
-      int ordered = 0;
-      double sum[3] = {0, 0, 0};
-      for (double x : xs4) {
-        const double r = mean_of(4, d, "rank", x), r2 = mean_of(4, d, "rank2", x), c = mean_of(4, d, "compare", x);
-        ordered += r > r2 && r2 > c;
-        sum[0] += r / static_cast<double>(xs4.size());
-        sum[1] += r2 / static_cast<double>(xs4.size());
-        sum[2] += c / static_cast<double>(xs4.size());
-      }
-      claim("Fig. 4", "rank has the highest test error, rank2 next, compare the lowest (mean over n)", d,
-            sum[0] > sum[1] && sum[1] > sum[2],
-            fmt::format("mean over n: rank {:.1f}, rank2 {:.1f}, compare {:.1f}; strict order at {} of {} n", sum[0],
-                        sum[1], sum[2], ordered, xs4.size()));
-      if (d == "l2" || (datasets_.size() == 1 && false)) {
-        const auto c = stat(4, d, "compare", xs4.back());
-        const double t = mean_of(4, d, "truth", xs4.back());
-        if (c)
-          claim("Fig. 4", "compare reaches the truth's test error for ‖x‖₂² (largest n, within compare's sd)", d,
-                c->mean - t <= c->sd,
-                fmt::format("n = {}: compare {:.1f} ± {:.1f}, truth {:.1f}", xs4.back(), c->mean, c->sd, t));
-      }
-    }
-  }
-  if (!xs5.empty() && all_three) {
-    for (const auto& d : labels) {
-      const bool simulated = std::any_of(datasets_.begin(), datasets_.end(),
-                                         [&](const auto& ds) { return ds->label == d && ds->norm.has_value(); });
-      auto spread = [&](double x) {
-        double low = 1e9, high = -1e9;
-        for (const auto& m : {"rank", "rank2", "compare"}) {
-          low = std::min(low, mean_of(5, d, m, x));
-          high = std::max(high, mean_of(5, d, m, x));
-        }
-        return high - low;
-      };
-      if (d == "l2") {
-        double worst = 0.0;
-        for (double x : xs5)
-          for (const auto& m : {"rank", "rank2", "compare"})
-            worst = std::max(worst, mean_of(5, d, "truth", x) - mean_of(5, d, m, x));
-        claim("Fig. 5", "all methods close to the true ranking function for ‖x‖₂² (every ρ)", d, worst <= tolerance,
-              fmt::format("largest AUC below the truth's: {:.3f}", worst));
-      }
-      if (simulated) {
-        claim("Fig. 5", "all methods similar at ρ = 0.1", d, spread(xs5.front()) <= tolerance,
-              fmt::format("ρ = {:.2f}: AUC spread {:.3f}", xs5.front(), spread(xs5.front())));
-        const double x = xs5.back();
-        const double r = mean_of(5, d, "rank", x), r2 = mean_of(5, d, "rank2", x), c = mean_of(5, d, "compare", x);
-        claim("Fig. 5", "at ρ = 0.9 compare and rank2 clearly outperform rank (by more than the tolerance)", d,
-              c - r > tolerance && r2 - r > tolerance,
-              fmt::format("ρ = {:.2f}: rank {:.3f}, rank2 {:.3f}, compare {:.3f}", x, r, r2, c));
-        double gap = 0.0;
-        for (double rho : xs5) gap += std::abs(mean_of(5, d, "rank2", rho) - mean_of(5, d, "compare", rho));
-        gap /= static_cast<double>(xs5.size());
-        claim("Fig. 5", "rank2 and compare perform similarly (mean absolute AUC difference over ρ)", d, gap <= tolerance,
-              fmt::format("{:.3f}", gap));
-      } else {
-        double worst = 0.0;
-        for (double rho : xs5) worst = std::max(worst, spread(rho));
-        claim("Fig. 5", "sushi: test AUC about the same for all models (largest spread over ρ)", d, worst <= tolerance,
-              fmt::format("{:.3f}", worst));
-      }
-    }
-  }
-  md += "\n";
-
-  // ---- Figure files ----
-  for (const auto& [figure, text] : figure_csv) {
-    const std::string name = fmt::format("figure{}", figure);
-    std::vector<std::vector<std::string>> series;
-    for (const auto& d : labels) series.push_back(series_of(figure, d));
-    out.extra_files.push_back({"." + name + ".csv", text});
-    out.extra_files.push_back(
-        {"." + name + ".gp",
-         figure == 4 ? gnuplot_curves(name, labels, series, "n (pairs per set)", "test error (%)",
-                                      fmt::format("SVMcompare Fig. 4: test error vs n, rho = {} (mean and sd over {} seeds)",
-                                                  spec_["figure4"].value("rho", 0.5), seeds_.size()),
-                                      true)
-                     : gnuplot_curves(name, labels, series, "rho (share of equality pairs)", "test AUC",
-                                      fmt::format("SVMcompare Fig. 5: test AUC vs rho, n = {} (mean and sd over {} seeds)",
-                                                  spec_["figure5"].value("n", 400), seeds_.size()),
-                                      false)});
-  }
-
-  // ---- Fig. 3: level curves ----
-  if (figure3_) {
-    std::string curves = "method,x1,x2,r\n";
-    std::string train_csv = "x1,x2,x1_prime,x2_prime,y\n";
-    bool found = false;
-    std::vector<std::string> curve_methods;
-    const int r = figure3_->resolution;
-    // The true ranking function first.
-    for (const auto& d : datasets_)
-      if (d->label == figure3_->dataset && d->norm) {
-        curve_methods.push_back("truth");
-        for (int a = 0; a < r; ++a) {
-          for (int b = 0; b < r; ++b) {
-            Eigen::Vector2d x(figure3_->low + (figure3_->high - figure3_->low) * a / (r - 1),
-                              figure3_->low + (figure3_->high - figure3_->low) * b / (r - 1));
-            curves += fmt::format("truth,{:.6g},{:.6g},{:.6g}\n", x(0), x(1), squared_norm_rank(*d->norm, x));
-          }
-          curves += "\n";
-        }
-      }
-    for (std::size_t i = 0; i < cells_.size(); ++i) {
-      if (!cells_[i].level_curves) continue;
-      const json& v = outcome.validation[i];
-      const auto& level = v["level_curves"];
-      if (!curve_methods.empty()) curves += "\n";  // two blank lines: gnuplot's index blocks, one per method
-      curve_methods.push_back(cells_[i].method);
-      for (int a = 0; a < r; ++a) {
-        for (int b = 0; b < r; ++b) {
-          const double x1 = figure3_->low + (figure3_->high - figure3_->low) * a / (r - 1);
-          const double x2 = figure3_->low + (figure3_->high - figure3_->low) * b / (r - 1);
-          curves += fmt::format("{},{:.6g},{:.6g},{:.6g}\n", cells_[i].method, x1, x2, level[static_cast<std::size_t>(a * r + b)].get<double>());
-        }
-        curves += "\n";
-      }
-      if (!found)
-        for (const auto& t : v["training_pairs"])
-          train_csv += fmt::format("{:.6g},{:.6g},{:.6g},{:.6g},{}\n", t[0].get<double>(), t[1].get<double>(),
-                                   t[2].get<double>(), t[3].get<double>(), t[4].get<int>());
-      found = true;
-    }
-    if (found) {
-      out.extra_files.push_back({".figure3.csv", curves});
-      out.extra_files.push_back({".figure3_training.csv", train_csv});
-      out.extra_files.push_back(
-          {".figure3.gp", gnuplot_level_curves(curve_methods, fmt::format("SVMcompare Fig. 3: level curves of r, {} data, n = {}, "
-                                                                          "seed {} (training pairs in grey)",
-                                                                          figure3_->dataset, figure3_->n, figure3_->seed))});
-    }
-  }
-
-  md += "## Selected grid points and cost\n\n";
-  md += fmt::format("{} cells, {} grid points fitted in {:.0f} s (sum over cells); {} SVMcompare grid points had a "
-                    "nonnegative bias (skipped, Lemma 3.1); {} fits stopped at a solver cap.\n\n",
-                    cells_.size(), points, seconds, unusable, unconverged);
-  md += "| figure | data set | method | selected (x: C, sigma) per seed |\n|---|---|---|---|\n";
-  for (const auto& [key, list] : selected) {
-    std::string text;
-    for (const auto& s : list)
-      text += fmt::format("{}{} s{}: {:.3g}, {:.3g}", text.empty() ? "" : "; ", s["x"].get<double>(),
-                          s["seed"].get<std::uint64_t>(), s["C"].get<double>(), s["sigma"].get<double>());
-    md += fmt::format("| {} | {} | {} | {} |\n", std::get<0>(key), std::get<1>(key), std::get<2>(key), text);
-  }
-  md += "\n## Data\n\n";
-  for (const auto& d : datasets_) md += fmt::format("- **{}**: {}.\n", d->label, d->about);
-  md += "\n## Notes\n\n";
-  for (const auto& note : spec_.value("notes", json::array())) md += "- " + note.get<std::string>() + "\n";
-  out.markdown = md;
-  out.csv = csv;
-  out.fields = {{"seeds", seeds_}, {"rows", rows}, {"claims", claims}, {"unusable_grid_points", unusable},
-                {"unconverged_grid_points", unconverged}, {"published", spec_.value("published", json::object())}};
-  return out;
-}
-
 // ---- The family --------------------------------------------------------------------------------
 
 class ComparisonFamily : public Family {
@@ -783,14 +367,15 @@ void ComparisonFamily::validate(const json& spec, const SpecValidator& v) const 
         std::find(spec["figure4"]["n"].begin(), spec["figure4"]["n"].end(), json(n)) == spec["figure4"]["n"].end())
       v.fail("figure3.n", fmt::format("n = {} is not one of figure4.n", n));
   }
-  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 1.0);
+  validate_tolerance(spec, v, 1.0);
   if (spec.contains("published") && !spec["published"].is_object()) v.fail("published", "expected an object");
 }
 
-}  // namespace
+}  // namespace mpg::harness::comparison_impl
 
+namespace mpg::harness {
 const Family& comparison_family() {
-  static const ComparisonFamily family;
+  static const comparison_impl::ComparisonFamily family;
   return family;
 }
 

@@ -26,6 +26,7 @@
 #include "lib/base/error.hpp"
 #include "lib/data/ptb.hpp"
 #include "lib/harness/cache.hpp"
+#include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
 #include "lib/models/cfg_mpg.hpp"
@@ -218,7 +219,7 @@ ParsingRun::ParsingRun(json spec) : spec_(std::move(spec)) {
                          {"split", split_json(split_options_)},
                          {"grammar", grammar_from_all_lengths_ ? "training_documents" : "short_sentences"}};
   for (const auto& [method, m] : spec_["methods"].items()) {
-    const MethodKind& kind = parsing_family().method(m["kind"].get<std::string>());
+    const MethodKind& kind = family_named("parsing").method(m["kind"].get<std::string>());
     const ParameterValues values(kind.parameters, m);
     const Parameter* grid = kind.parameters.grid();  // none: one cell
     for (const auto& value : grid ? m[grid->name] : json::array({nullptr})) {
@@ -304,7 +305,7 @@ json ParsingRun::test(std::size_t cell, const json& validation) const {
 std::string percent(double x) { return fixed(100.0 * x, 2); }
 
 Tables ParsingRun::tables(const Outcome& outcome) const {
-  const json published = spec_.value("published", json::object());
+  const json published = published_of(spec_);
   std::vector<std::string> methods;
   for (const auto& [method, m] : spec_["methods"].items()) methods.push_back(method);
   // The method each published row is compared with (its "method", else the row's own name).
@@ -381,7 +382,7 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
 
   // Every published number beside ours.
   ComparisonTable comparison({{"row", "published row"}, {"method", "our method"}, {"measure", "measure"}, {"set", "test set"}},
-                             {}, spec_.value("tolerance", 2.0), 2);
+                             {}, tolerance_of(spec_, 2.0), 2);
   for (const auto& [row, p] : published.items()) {
     const std::string& method = published_method[row];
     for (const char* measure : kMeasures)
@@ -393,34 +394,26 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
           r.causes.push_back("parser substitute (PCFG stand-in)");
       }
   }
-  md += fmt::format("\n## Published numbers ({})\n\n{}\n", spec_.value("source", std::string("see the spec")),
-                    comparison.markdown());
+  md += published_section(spec_, comparison.markdown());
   out.tally = comparison.tally();
 
   // The thesis' claims: each "above" method above each "below" method on both measures and test sets.
   md += "## The thesis' claims\n\n";
-  json claims = json::array();
+  Claims claims;
   for (const auto& claim : spec_.value("claims", json::array())) {
     const std::string above = claim["above"].get<std::string>(), below = claim["below"].get<std::string>();
-    std::vector<std::string> held, failed;
+    OrderingClaim order;
     for (const char* measure : kMeasures)
-      for (const char* set : kTestSets) {
-        const auto a = ours(above, measure, set), b = ours(below, measure, set);
-        if (!a || !b) continue;
-        (*a > *b ? held : failed)
-            .push_back(fmt::format("{} {}: {} vs {} ({})", kMeasureNames.at(measure), set, fixed(*a, 2), fixed(*b, 2),
-                                   fixed(*a - *b, 2, true)));
-      }
-    const bool holds = failed.empty() && !held.empty();
-    md += fmt::format("- {} above {} on both measures and both test sets: **{}**.", above, below,
-                      holds ? "holds" : held.empty() && failed.empty() ? "not run" : "does not hold");
-    if (!held.empty()) md += fmt::format(" Above: {}.", fmt::join(held, "; "));
-    if (!failed.empty()) md += fmt::format(" Not above: {}.", fmt::join(failed, "; "));
-    md += "\n";
-    if (!holds && !(held.empty() && failed.empty()))
-      out.tally.outside.push_back(fmt::format("claim {} above {}: not above in {}", above, below, fmt::join(failed, "; ")));
-    claims.push_back({{"above", above}, {"below", below}, {"holds", holds}, {"not_above", failed}});
+      for (const char* set : kTestSets)
+        order.compare(fmt::format("{} {}", kMeasureNames.at(measure), set), ours(above, measure, set),
+                      ours(below, measure, set));
+    const auto holds = order.holds();
+    if (holds && !*holds)
+      out.tally.outside.push_back(fmt::format("claim {} above {}: not above in {}", above, below, fmt::join(order.failed, "; ")));
+    claims.add(fmt::format("{} above {} on both measures and both test sets", above, below), holds,
+               order.evidence("Above", "Not above"), {{"above", above}, {"below", below}, {"not_above", order.failed}});
   }
+  md += claims.bullets();
 
   // Every validation cell: the grid, the selection, the training.
   md += fmt::format("\n## Validation cells ({} sentences; {} selects)\n\n| method | value | 1−Ham | F1 | fallbacks | "
@@ -470,8 +463,7 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
   md += fmt::format("\n## Data\n\n- `{}` sha256 `{}` ({}).\n", archive_.name, archive_.sha256.substr(0, 16),
                     choice_.fidelity());
   md += "\n## Notes\n\n";
-  for (const auto& note : spec_.value("notes", json::array())) md += fmt::format("- {}\n", note.get<std::string>());
-  md += notes;
+  md += notes_markdown(spec_) + notes;
   out.csv = csv;
   out.fields = {{"split",
                  {{"options", split_json(split_options_)},
@@ -484,7 +476,7 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
                  {{"rules", grammar_.rule_count()}, {"labels", grammar_.label_count()}, {"tags", grammar_.tag_count()}}},
                 {"selection", selection_},
                 {"rows", rows},
-                {"claims", claims},
+                {"claims", claims.to_json()},
                 {"published", published},
                 {"comparison", comparison.rows_json()}};
   return out;
@@ -564,7 +556,7 @@ void ParsingFamily::validate(const json& spec, const SpecValidator& v) const {
     const std::string s = v.string(spec, "selection_metric", "").get<std::string>();
     if (!kMeasureNames.count(s)) v.fail("selection_metric", "expected 'evalb_f1' or 'one_minus_hamming', got '" + s + "'");
   }
-  if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 100.0);
+  validate_tolerance(spec, v, 100.0);
   if (!spec["methods"].is_object() || spec["methods"].empty()) v.fail("methods", "expected a non-empty object");
   if (spec.contains("published")) {
     const json& p = spec["published"];

@@ -23,6 +23,7 @@
 #include "lib/data/content_split.hpp"
 #include "lib/data/letor.hpp"
 #include "lib/data/multilabel.hpp"
+#include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
 #include "lib/models/structured_auc.hpp"
@@ -201,7 +202,7 @@ AucRun::AucRun(json spec) : spec_(std::move(spec)) {
     const Dataset& d = *datasets_[i];
     const json key = {{"data", {d.choice.dataset, d.choice.variant, d.sha256}}, {"split", spec_["datasets"][d.label]}};
     for (const auto& [method, m] : spec_["methods"].items()) {
-      const ParameterValues values(structured_auc_family().method(m["kind"].get<std::string>()).parameters, m);
+      const ParameterValues values(family_named("structured_auc").method(m["kind"].get<std::string>()).parameters, m);
       // A data set may give its own λ grid: the margins c_m, hence the useful λ, differ by data set.
       const json& grid = spec_["datasets"][d.label].contains("lambda") ? spec_["datasets"][d.label]["lambda"] : m["lambda"];
       for (const auto& lambda : grid) {
@@ -244,11 +245,11 @@ json AucRun::test(std::size_t cell, const json& validation) const {
 
 Tables AucRun::tables(const Outcome& outcome) const {
   Tables out;
-  const json published = spec_.value("published", json::object());
+  const json published = published_of(spec_);
   const json reasons = spec_.value("not_reproduced", json::object());
   ComparisonTable table({{"dataset", "data set"}, {"test", "test measure"}, {"train", "training loss"}},
                         {{"model", "model", 0}, {"lambda", "selected λ", 0}, {"note", "why it may differ / why not run", 0}},
-                        spec_.value("tolerance", 1.0), 1);
+                        tolerance_of(spec_, 1.0), 1);
   std::string selected_md =
       "| data set | method | λ | validation AUC | test AUC | test binned AUC | training | tied (pos, neg) test scores |\n"
       "|---|---|---|---|---|---|---|---|\n";
@@ -319,7 +320,7 @@ Tables AucRun::tables(const Outcome& outcome) const {
     md += fmt::format("- **{}**: registry `{}`, variant `{}` ({}); {}\n", d->label, d->choice.dataset, d->choice.variant,
                       d->choice.fidelity(), d->about);
   md += "\n## Notes\n\n";
-  for (const auto& note : spec_.value("notes", json::array())) md += "- " + note.get<std::string>() + "\n";
+  md += notes_markdown(spec_);
   out.markdown = md;
   out.csv = table.csv();
   out.fields = {{"bin_size", bin_size_}, {"comparison", table.rows_json()}, {"published", published}};
@@ -375,7 +376,7 @@ class AucFamily : public Family {
       if (d.contains("model_note")) v.string(d, "model_note", where);
     }
     if (spec.contains("bin_size")) v.number(spec, "bin_size", "", 1, 1e6);
-    if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 100.0);
+    validate_tolerance(spec, v, 100.0);
     if (spec.contains("published")) {
       v.number_table(spec["published"], "published", 3);
       for (const auto& [dataset, rows] : spec["published"].items())
