@@ -36,7 +36,7 @@ Action add_train(CLI::App& app) {
                "one game (thesis Eq. 3.9/3.10); writes a JSON model");
   command->add_option("--metric", s->metric, "f1 or precision_at_k")
       ->capture_default_str()
-      ->check(CLI::IsMember({"f1", "precision_at_k"}));
+      ->check(CLI::IsMember(binary_metric_names()));
   command->add_option("--lambda", s->lambda, "L2 weight: minimizes ... + lambda/2 ||theta||^2")
       ->required()
       ->check(CLI::NonNegativeNumber);

@@ -24,9 +24,6 @@
 #include "lib/harness/cache.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
-#include "lib/metrics/f1.hpp"
-#include "lib/metrics/f1_decision.hpp"
-#include "lib/metrics/precision_at_k.hpp"
 #include "lib/models/binary/binary_mpg.hpp"
 #include "lib/models/binary/binary_mpg_trainer.hpp"
 
@@ -206,7 +203,15 @@ struct TaskData {
   std::vector<int> train_labels, validation_labels;
   MetricSettings metric;
   double score(const std::vector<int>& predicted, const std::vector<int>& gold) const;
+  const BinaryMetricPlugin& plugin() const { return binary_metric_plugin(metric.metric); }
 };
+
+// 0/1 labels of n examples from an action's positive indices.
+std::vector<int> labels_of(const BinaryAction& action, std::size_t n) {
+  std::vector<int> labels(n, 0);
+  for (auto i : action) labels[i] = 1;
+  return labels;
+}
 
 double TaskData::score(const std::vector<int>& predicted, const std::vector<int>& gold) const {
   return binary_metric_score(metric, predicted, gold);
@@ -247,11 +252,11 @@ json mpg_validate(const TaskData& t, const ParameterValues& p) {
   result["weights"] = to_std_vector(model.theta);
   const auto t0 = clock_type::now();
   const BinaryProblem validation{"validation part", t.data.validation, t.validation_labels};
-  if (t.metric.metric == BinaryMetric::f1 && !p.flag("solve_validation_game")) {
-    // The maximin action is stated on psi alone (lib/metrics/f1_decision.hpp): no game to solve.
+  if (t.plugin().maximin_decision && !p.flag("solve_validation_game")) {
+    // The maximin action is stated on psi alone (F1: lib/metrics/f1_decision.hpp): no game to solve.
     const Eigen::VectorXd psi = validation.potentials(model.aligned_theta(validation.features.cols() - 1));
-    const F1Decision maximin = f1_maximin_decision(to_std_vector(psi));
-    result["validation_score"] = f1_score(maximin.action, positives_of(t.validation_labels));
+    const MaximinDecision maximin = t.plugin().maximin_decision(to_std_vector(psi));
+    result["validation_score"] = t.score(labels_of(maximin.action, t.validation_labels.size()), t.validation_labels);
   } else {
     const BinaryPrediction prediction = predict_game(model, validation, p);
     result["validation_score"] = prediction.score;
@@ -273,9 +278,10 @@ json mpg_test(const TaskData& t, const ParameterValues& p, const json& validatio
             {"iterations", prediction.game.iterations()}}}};
 }
 
-// LR predicts sign(w.x) in an F1 table and the k highest w.x in a P@k table.
+// LR predicts sign(w.x) in an F1 table and the k highest w.x in a P@k table (the metric's
+// baseline decision).
 std::vector<int> logistic_predictions(const TaskData& t, const Eigen::VectorXd& values, const std::vector<int>& gold) {
-  if (t.metric.metric == BinaryMetric::f1) return predict_threshold(values);
+  if (t.plugin().baseline_decision == BaselineDecision::threshold) return predict_threshold(values);
   return predict_top_k(values, precision_k(t.metric, gold));
 }
 
@@ -309,7 +315,7 @@ json logistic_test(const TaskData& t, const ParameterValues& p, const json& vali
 // highest values. `gold` gives the evaluated part's k.
 std::vector<int> ssvm_predictions(const TaskData& t, bool top_k, const Eigen::VectorXd& values,
                                   const std::vector<int>& gold) {
-  if (t.metric.metric == BinaryMetric::f1) return predict_threshold(values);
+  if (t.plugin().baseline_decision == BaselineDecision::threshold) return predict_threshold(values);
   const std::size_t k = precision_k(t.metric, gold);
   if (top_k) return predict_top_k(values, k);
   std::vector<int> predicted = predict_top_k(values, k);
@@ -325,8 +331,8 @@ json ssvm_validate(const TaskData& t, const ParameterValues& p, bool top_k) {
   const auto start = clock_type::now();
   StructuredSvmOptions options;
   options.C = p.number("C");
-  options.loss = t.metric.metric == BinaryMetric::f1 ? "f1" : "precision_at_k";
-  if (t.metric.metric != BinaryMetric::f1) options.k = precision_k(t.metric, t.train_labels);
+  options.loss = t.plugin().ssvm_loss;
+  if (t.plugin().has_k) options.k = precision_k(t.metric, t.train_labels);
   options.epsilon = p.number("epsilon");
   StructuredSvmSummary summary;
   const StructuredSvmModel model = train_structured_svm(t.data.train, t.train_labels, options, &summary);
@@ -553,7 +559,7 @@ Tables BinaryRun::tables(const Outcome& outcome) const {
                          {grid, value},
                          {"validation", outcome.validation[i]["validation_score"]},
                          {"test", result["test_score"]}};
-        if (result.contains("test_likeliest_score") && metric_.metric == BinaryMetric::f1) {
+        if (result.contains("test_likeliest_score") && binary_metric_plugin(metric_.metric).maximin_decision) {
           task_row["test_likeliest"] = result["test_likeliest_score"];
           task_row["test_expected"] = result["test_expected_score"];
           likeliest_total += result["test_likeliest_score"].get<double>();
@@ -635,6 +641,7 @@ Tables BinaryRun::tables(const Outcome& outcome) const {
           "without published values: the likeliest action of the predictor's equilibrium strategy the solver "
           "returned (the papers' rule; it can differ between exact equilibria), and the expected F1 of that "
           "strategy, E_P[F1(Y_hat, y)]. The MPG row itself is the maximin action (lib/metrics/f1_decision.hpp).\n";
+  const BinaryMetricPlugin& plugin = binary_metric_plugin(metric_.metric);
   for (const auto& [method, m] : spec_["methods"].items()) {
     const std::string kind = m["kind"].get<std::string>();
     if (kind != "ssvm" && kind != "ssvm_top_k") continue;
@@ -642,10 +649,10 @@ Tables BinaryRun::tables(const Outcome& outcome) const {
                       "ybar_i x_i, slack weight 100 C), 1-slack cutting plane with exact working-set QPs to "
                       "epsilon = {} on the slack, Delta = 1 - {}; {}.\n",
                       method, ParameterValues(ssvm_kind().parameters, m).number("epsilon"),
-                      metric_name_ == "f1" ? "F1" : "P@k (k from the training part)",
-                      kind == "ssvm_top_k"    ? "predicts the top k by w . x"
-                      : metric_name_ == "f1" ? "predicts sign(w . x)"
-                                             : "predicts sign(w . x); P@k counts hits among its k highest "
+                      plugin.has_k ? plugin.title + " (k from the training part)" : plugin.title,
+                      kind == "ssvm_top_k"                                     ? "predicts the top k by w . x"
+                      : plugin.baseline_decision == BaselineDecision::threshold ? "predicts sign(w . x)"
+                                                                                : "predicts sign(w . x); P@k counts hits among its k highest "
                                                "values that are > 0, over k");
   }
   out.csv = table.csv();
@@ -695,16 +702,20 @@ class BinaryFamily : public Family {
 };
 
 // The checks of one method entry (`where`: its place in the spec) that its parameter table cannot
-// state alone: what the table's metric allows.
-void check_method_entry(const std::string& metric, const std::string& where, const json& m, const SpecValidator& v) {
+// state alone: what the table's metric allows (its capabilities; nullptr: an unknown metric).
+void check_method_entry(const BinaryMetricPlugin* metric, const std::string& where, const json& m,
+                        const SpecValidator& v) {
+  if (!metric) return;
   const std::string kind = m["kind"].get<std::string>();
-  if (kind == "ssvm_top_k" && metric == "f1") v.fail(where + ".kind", "ssvm_top_k needs a precision_at_k table");
-  if (m.value("game_solver", std::string()) == "marginals" && metric != "f1")
+  if (kind == "ssvm_top_k" && !metric->has_k) v.fail(where + ".kind", "ssvm_top_k needs a precision_at_k table");
+  if ((kind == "ssvm" || kind == "ssvm_top_k") && metric->ssvm_loss.empty())
+    v.fail(where + ".kind", "the structured SVM has no loss for metric " + metric->name);
+  if (m.value("game_solver", std::string()) == "marginals" && !metric->marginal_solver)
     v.fail(where + ".game_solver", "marginals solves the games of F1 tables only");
-  for (const char* f1_only : {"marginals", "joint"})
-    if (m.value("trainer", std::string()) == f1_only && metric != "f1")
-      v.fail(where + ".trainer", std::string(f1_only) + " trains the MPG of F1 tables only");
-  if (!m.value("solve_validation_game", true) && metric != "f1")
+  const std::string trainer = m.value("trainer", std::string());
+  if ((trainer == "marginals" && !metric->marginal_solver) || (trainer == "joint" && !metric->joint_trainer))
+    v.fail(where + ".trainer", trainer + " trains the MPG of F1 tables only");
+  if (!m.value("solve_validation_game", true) && !metric->maximin_decision)
     v.fail(where + ".solve_validation_game", "only F1 tables score validation by the maximin action without a game");
   // The joint trainer plays no restricted games: a cap on their solves would be dropped unread.
   if (m.value("trainer", std::string()) == "joint" && m.value("max_game_solves", 0L) > 0)
@@ -714,8 +725,8 @@ void check_method_entry(const std::string& metric, const std::string& where, con
 
 void BinaryFamily::validate(const json& spec, const SpecValidator& v) const {
   const std::string metric = v.string(spec, "metric", "").get<std::string>();
-  if (metric != "f1" && metric != "precision_at_k")
-    v.fail("metric", "expected \"f1\" or \"precision_at_k\", got \"" + metric + "\"");
+  const BinaryMetricPlugin* plugin = find_binary_metric(metric);
+  if (!plugin) v.fail("metric", "expected " + binary_metric_choices("\"") + ", got \"" + metric + "\"");
   if (spec.contains("k_fraction")) v.number(spec, "k_fraction", "", 0.0, 1.0, true);
   if (spec.contains("tolerance")) v.number(spec, "tolerance", "", 0.0, 1.0);
   const json& datasets = spec["datasets"];
@@ -747,7 +758,7 @@ void BinaryFamily::validate(const json& spec, const SpecValidator& v) const {
         merged.merge_patch(given);
         // Checked as the method's own entry would be, with this data set's values in it.
         binary_method(merged["kind"].get<std::string>()).kind.parameters.validate(merged, at, v, {"kind"});
-        check_method_entry(metric, at, merged, v);
+        check_method_entry(plugin, at, merged, v);
       }
     }
   }
@@ -756,7 +767,7 @@ void BinaryFamily::validate(const json& spec, const SpecValidator& v) const {
   v.number(protocol, "validation_fraction", "protocol", 0.0, 1.0, true);
   if (protocol["validation_fraction"].get<double>() >= 1.0) v.fail("protocol.validation_fraction", "must be < 1");
   if (!protocol["split_seed"].is_number_unsigned()) v.fail("protocol.split_seed", "expected a non-negative integer");
-  for (const auto& [label, m] : spec["methods"].items()) check_method_entry(metric, "methods." + label, m, v);
+  for (const auto& [label, m] : spec["methods"].items()) check_method_entry(plugin, "methods." + label, m, v);
   for (const char* table : {"published", "published_seconds"}) {
     if (!spec.contains(table)) continue;
     v.number_table(spec[table], table, 2);
