@@ -10,18 +10,17 @@
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
 #include "lib/base/limits.hpp"
-#include "lib/metrics/f1.hpp"
-#include "lib/metrics/f1_decision.hpp"
-#include "lib/metrics/f1_segment_solver.hpp"
-#include "lib/metrics/precision_at_k.hpp"
+#include "lib/metrics/binary_metric.hpp"
 
 namespace mpg::cli {
 namespace {
 
-// `mpg solve-game --solver marginals`: the value's bounds, the gap, each round's gap, the
-// decision (the maximin action, lib/metrics/f1_decision.hpp) and the likeliest action of the
+// `mpg solve-game --solver marginals` for a metric with a solver over marginals (F1): the value's
+// bounds, the gap, each round's gap, the decision (the maximin action where the metric has one,
+// F1: lib/metrics/f1_decision.hpp, else the likeliest action) and the likeliest action of the
 // predictor strategy that guarantees the lower bound.
-void solve_over_marginals(const std::vector<double>& psi, MarginalSolverOptions options, bool json) {
+void solve_over_marginals(const MetricSettings& settings, const BinaryGame& game, MarginalSolverOptions options,
+                          bool json) {
   nlohmann::ordered_json rounds = nlohmann::ordered_json::array();
   options.progress = [&rounds, print = options.progress](const MarginalSolverSummary& summary) {
     rounds.push_back({{"round", summary.rounds}, {"seconds", summary.seconds}, {"gap", summary.gap},
@@ -33,16 +32,19 @@ void solve_over_marginals(const std::vector<double>& psi, MarginalSolverOptions 
                       {"algorithm", to_string(summary.algorithm)}});
     if (print) print(summary);
   };
-  const auto solution = solve_f1_game_over_marginals(psi, options);
+  const std::optional<MarginalSolution> solved = game.solve_over_marginals(options);
+  if (!solved) throw Error("--solver marginals: metric " + to_string(settings.metric) + " has no solver over marginals");
+  const MarginalSolution& solution = *solved;
   const auto& summary = solution.summary;
-  const std::size_t n = psi.size();
+  const std::size_t n = game.size();
   auto shown = [n](const BinaryAction& action) {
     return n <= 64 ? to_bitstring(action, n) : fmt::format("{} ones", action.size());
   };
   const std::string likeliest = shown(solution.likeliest_action);
-  const F1Decision decision = f1_maximin_decision(psi);
+  const std::optional<MaximinDecision> maximin = maximin_decision(settings, game.potentials());
+  const std::string title = binary_metric_plugin(settings.metric).title;
   if (json) {
-    nlohmann::ordered_json out = {{"metric", "F1"},
+    nlohmann::ordered_json out = {{"metric", title},
                                   {"solver", "marginals"},
                                   {"algorithm", to_string(summary.algorithm)},
                                   {"n", n},
@@ -54,19 +56,23 @@ void solve_over_marginals(const std::vector<double>& psi, MarginalSolverOptions 
                                   {"status", to_string(summary.status)},
                                   {"seconds", summary.seconds},
                                   {"lp_seconds", summary.lp_seconds},
-                                  {"decision", shown(decision.action)},
-                                  {"decision_guarantee", decision.guarantee},
+                                  {"decision", maximin ? shown(maximin->action) : likeliest},
+                                  {"decision_guarantee", maximin ? nlohmann::ordered_json(maximin->guarantee)
+                                                                 : nlohmann::ordered_json(nullptr)},
                                   {"likeliest_action", likeliest},
                                   {"likeliest_probability", solution.likeliest_probability},
                                   {"history", rounds}};
     fmt::print("{}\n", out.dump(2));
     return;
   }
-  fmt::print("metric      F1 (solver over marginals)\nn           {}\nvalue in    [{:.12g}, {:.12g}]\ngap         {:.3g}\n"
+  const std::string decision =
+      maximin ? fmt::format("{} (maximin: guarantees {:.12g})", shown(maximin->action), maximin->guarantee)
+              : likeliest + " (the likeliest action)";
+  fmt::print("metric      {} (solver over marginals)\nn           {}\nvalue in    [{:.12g}, {:.12g}]\ngap         {:.3g}\n"
              "rounds      {}\nstatus      {}\ntime        {:.3f} s ({:.3f} s in the restricted games)\n"
-             "decision    {} (maximin: guarantees {:.12g})\nlikeliest   {} (probability up to {:.6f})\n",
-             n, summary.lower, summary.upper, summary.gap, summary.rounds, to_string(summary.status), summary.seconds,
-             summary.lp_seconds, shown(decision.action), decision.guarantee, likeliest, solution.likeliest_probability);
+             "decision    {}\nlikeliest   {} (probability up to {:.6f})\n",
+             title, n, summary.lower, summary.upper, summary.gap, summary.rounds, to_string(summary.status), summary.seconds,
+             summary.lp_seconds, decision, likeliest, solution.likeliest_probability);
 }
 
 }  // namespace
@@ -90,7 +96,7 @@ Action add_solve_game(CLI::App& app) {
       "value, the equilibrium gap, the iterations and both players' supports");
   command->add_option("--metric", s->metric, "f1 or precision_at_k")
       ->capture_default_str()
-      ->check(CLI::IsMember({"f1", "precision_at_k"}));
+      ->check(CLI::IsMember(binary_metric_names()));
   auto* inline_potentials = command->add_option(
       "--potentials", s->potentials,
       "Comma-separated psi_1,...,psi_n, each |psi_i| <= 1e9 (use --potentials=-0.2,... for a leading minus)");
@@ -130,24 +136,26 @@ Action add_solve_game(CLI::App& app) {
     const std::size_t n = psi.size();
     // Validated before any work, each message naming the value.
     for (std::size_t i = 0; i < n; ++i) require_potential_in_range(i, psi[i]);
-    if (s->metric == "precision_at_k") {
-      if (!s->k_given) throw Error("--metric precision_at_k needs --k (1 <= k <= n)");
+    MetricSettings settings;
+    settings.metric = parse_binary_metric(s->metric);
+    const BinaryMetricPlugin& metric = binary_metric_plugin(settings.metric);
+    if (metric.has_k) {
+      if (!s->k_given) throw Error("--metric " + s->metric + " needs --k (1 <= k <= n)");
       if (s->k < 1 || static_cast<std::size_t>(s->k) > n)
         throw Error(fmt::format("--k must lie in 1..n = 1..{} for these {} potentials, got {}", n, n, s->k));
+      settings.k = static_cast<std::size_t>(s->k);
+      settings.restriction = parse_adversary_restriction(s->adversary);
     } else if (s->k_given) {
       throw Error("--k is a parameter of --metric precision_at_k; " + s->metric + " has none");
     }
-    if (s->choice.over_marginals(s->metric)) {
-      if (s->metric != "f1") throw Error("--solver marginals solves F1 games only (--metric f1)");
-      solve_over_marginals(psi, s->choice.marginal_options(s->game), s->json);
+    const bool over_marginals = s->choice.over_marginals(metric.marginal_solver);
+    if (over_marginals && !metric.marginal_solver)
+      throw Error("--solver marginals solves F1 games only (--metric f1); " + s->metric + " has no solver over marginals");
+    // All the metric's parameters are given (--k), so no labels are needed: n unlabelled examples.
+    const std::unique_ptr<BinaryGame> game = make_binary_game(settings, std::move(psi), std::vector<int>(n, 0));
+    if (over_marginals) {
+      solve_over_marginals(settings, *game, s->choice.marginal_options(s->game), s->json);
       return;
-    }
-    std::unique_ptr<BinaryGame> game;
-    if (s->metric == "f1") {
-      game = std::make_unique<F1Game>(std::move(psi));
-    } else {
-      game = std::make_unique<PrecisionAtKGame>(std::move(psi), static_cast<std::size_t>(s->k),
-                                                parse_adversary_restriction(s->adversary));
     }
     const auto solution = solve_double_oracle(*game, s->game);
     const auto& summary = solution.summary;

@@ -19,9 +19,10 @@ struct SolverChoice {
   std::string solver = "auto";
   std::string algorithm = "auto";
   MarginalSolverOptions marginals;
-  // Whether a game of `metric` ("f1", ...) is solved over marginals.
-  bool over_marginals(const std::string& metric = "f1") const {
-    return solver == "marginals" || (solver == "auto" && metric == "f1");
+  // Whether a game is solved over marginals; `auto` picks it where the game's metric has a solver
+  // over marginals (has_marginal_solver: F1).
+  bool over_marginals(bool metric_has_marginal_solver = true) const {
+    return solver == "marginals" || (solver == "auto" && metric_has_marginal_solver);
   }
   MarginalSolverOptions marginal_options(const DoubleOracleOptions& game) const;
 };

@@ -39,7 +39,7 @@ Action add_train(CLI::App& app) {
                "one game (thesis Eq. 3.9/3.10); writes a JSON model");
   command->add_option("--metric", s->metric, "f1 or precision_at_k")
       ->capture_default_str()
-      ->check(CLI::IsMember({"f1", "precision_at_k"}));
+      ->check(CLI::IsMember(binary_metric_names()));
   // The binary MPG's parameters, declared once with the spec's `mpg` method (same names, choices,
   // ranges, defaults and messages).
   const harness::ParameterTable& parameters = harness::binary_mpg_parameters();

@@ -26,9 +26,6 @@
 #include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
-#include "lib/metrics/f1.hpp"
-#include "lib/metrics/f1_decision.hpp"
-#include "lib/metrics/precision_at_k.hpp"
 #include "lib/models/binary/binary_mpg.hpp"
 #include "lib/models/binary/binary_mpg_trainer.hpp"
 #include "lib/harness/families/binary.hpp"
@@ -130,6 +127,13 @@ std::vector<int> binary(const std::vector<double>& labels, double positive) {
   return out;
 }
 
+// 0/1 labels of n examples from an action's positive indices.
+std::vector<int> labels_of(const BinaryAction& action, std::size_t n) {
+  std::vector<int> labels(n, 0);
+  for (auto i : action) labels[i] = 1;
+  return labels;
+}
+
 double TaskData::score(const std::vector<int>& predicted, const std::vector<int>& gold) const {
   return binary_metric_score(metric, predicted, gold);
 }
@@ -169,11 +173,11 @@ json mpg_validate(const TaskData& t, const ParameterValues& p) {
   result["weights"] = to_std_vector(model.theta);
   const auto t0 = clock_type::now();
   const BinaryProblem validation{"validation part", t.data.validation, t.validation_labels};
-  if (t.metric.metric == BinaryMetric::f1 && !p.flag("solve_validation_game")) {
-    // The maximin action is stated on psi alone (lib/metrics/f1_decision.hpp): no game to solve.
+  if (t.plugin().maximin_decision && !p.flag("solve_validation_game")) {
+    // The maximin action is stated on psi alone (F1: lib/metrics/f1_decision.hpp): no game to solve.
     const Eigen::VectorXd psi = validation.potentials(model.aligned_theta(validation.features.cols() - 1));
-    const F1Decision maximin = f1_maximin_decision(to_std_vector(psi));
-    result["validation_score"] = f1_score(maximin.action, positives_of(t.validation_labels));
+    const MaximinDecision maximin = t.plugin().maximin_decision(to_std_vector(psi));
+    result["validation_score"] = t.score(labels_of(maximin.action, t.validation_labels.size()), t.validation_labels);
   } else {
     const BinaryPrediction prediction = predict_game(model, validation, p);
     result["validation_score"] = prediction.score;
@@ -195,9 +199,10 @@ json mpg_test(const TaskData& t, const ParameterValues& p, const json& validatio
             {"iterations", prediction.game.iterations()}}}};
 }
 
-// LR predicts sign(w.x) in an F1 table and the k highest w.x in a P@k table.
+// LR predicts sign(w.x) in an F1 table and the k highest w.x in a P@k table (the metric's
+// baseline decision).
 std::vector<int> logistic_predictions(const TaskData& t, const Eigen::VectorXd& values, const std::vector<int>& gold) {
-  if (t.metric.metric == BinaryMetric::f1) return predict_threshold(values);
+  if (t.plugin().baseline_decision == BaselineDecision::threshold) return predict_threshold(values);
   return predict_top_k(values, precision_k(t.metric, gold));
 }
 
@@ -231,7 +236,7 @@ json logistic_test(const TaskData& t, const ParameterValues& p, const json& vali
 // highest values. `gold` gives the evaluated part's k.
 std::vector<int> ssvm_predictions(const TaskData& t, bool top_k, const Eigen::VectorXd& values,
                                   const std::vector<int>& gold) {
-  if (t.metric.metric == BinaryMetric::f1) return predict_threshold(values);
+  if (t.plugin().baseline_decision == BaselineDecision::threshold) return predict_threshold(values);
   const std::size_t k = precision_k(t.metric, gold);
   if (top_k) return predict_top_k(values, k);
   std::vector<int> predicted = predict_top_k(values, k);
@@ -247,8 +252,8 @@ json ssvm_validate(const TaskData& t, const ParameterValues& p, bool top_k) {
   const auto start = clock_type::now();
   StructuredSvmOptions options;
   options.C = p.number("C");
-  options.loss = t.metric.metric == BinaryMetric::f1 ? "f1" : "precision_at_k";
-  if (t.metric.metric != BinaryMetric::f1) options.k = precision_k(t.metric, t.train_labels);
+  options.loss = t.plugin().ssvm_loss;
+  if (t.plugin().has_k) options.k = precision_k(t.metric, t.train_labels);
   options.epsilon = p.number("epsilon");
   StructuredSvmSummary summary;
   const StructuredSvmModel model = train_structured_svm(t.data.train, t.train_labels, options, &summary);
@@ -410,18 +415,22 @@ class BinaryFamily : public Family {
 };
 
 // The checks of one method entry (`where`: its place in the spec) that its parameter table cannot
-// state alone: what the table's metric allows.
-void check_method_entry(const std::string& metric, const std::string& where, const json& m, const SpecValidator& v) {
+// state alone: what the table's metric allows (its capabilities; nullptr: an unknown metric).
+void check_method_entry(const BinaryMetricPlugin* metric, const std::string& where, const json& m,
+                        const SpecValidator& v) {
+  if (!metric) return;
   const std::string kind = m["kind"].get<std::string>();
-  if (kind == "ssvm_top_k" && metric == "f1") v.fail(where + ".kind", "ssvm_top_k needs a precision_at_k table");
-  if (m.value("game_solver", std::string()) == "marginals" && metric != "f1")
+  if (kind == "ssvm_top_k" && !metric->has_k) v.fail(where + ".kind", "ssvm_top_k needs a precision_at_k table");
+  if ((kind == "ssvm" || kind == "ssvm_top_k") && metric->ssvm_loss.empty())
+    v.fail(where + ".kind", "the structured SVM has no loss for metric " + metric->name);
+  if (m.value("game_solver", std::string()) == "marginals" && !metric->marginal_solver)
     v.fail(where + ".game_solver", "marginals solves the games of F1 tables only");
-  if (m.value("trainer", std::string()) == "dual" && metric != "precision_at_k")
+  const std::string trainer = m.value("trainer", std::string());
+  if (trainer == "dual" && !metric->dual_trainer)
     v.fail(where + ".trainer", "dual trains the MPG of precision_at_k tables only");
-  for (const char* f1_only : {"marginals", "joint"})
-    if (m.value("trainer", std::string()) == f1_only && metric != "f1")
-      v.fail(where + ".trainer", std::string(f1_only) + " trains the MPG of F1 tables only");
-  if (!m.value("solve_validation_game", true) && metric != "f1")
+  if ((trainer == "marginals" && !metric->marginal_solver) || (trainer == "joint" && !metric->joint_trainer))
+    v.fail(where + ".trainer", trainer + " trains the MPG of F1 tables only");
+  if (!m.value("solve_validation_game", true) && !metric->maximin_decision)
     v.fail(where + ".solve_validation_game", "only F1 tables score validation by the maximin action without a game");
   // The joint trainer plays no restricted games: a cap on their solves would be dropped unread.
   if (m.value("trainer", std::string()) == "joint" && m.value("max_game_solves", 0L) > 0)
@@ -431,8 +440,8 @@ void check_method_entry(const std::string& metric, const std::string& where, con
 
 void BinaryFamily::validate(const json& spec, const SpecValidator& v) const {
   const std::string metric = v.string(spec, "metric", "").get<std::string>();
-  if (metric != "f1" && metric != "precision_at_k")
-    v.fail("metric", "expected \"f1\" or \"precision_at_k\", got \"" + metric + "\"");
+  const BinaryMetricPlugin* plugin = find_binary_metric(metric);
+  if (!plugin) v.fail("metric", "expected " + binary_metric_choices("\"") + ", got \"" + metric + "\"");
   if (spec.contains("k_fraction")) v.number(spec, "k_fraction", "", 0.0, 1.0, true);
   validate_tolerance(spec, v, 1.0);
   const json& datasets = spec["datasets"];
@@ -464,7 +473,7 @@ void BinaryFamily::validate(const json& spec, const SpecValidator& v) const {
         merged.merge_patch(given);
         // Checked as the method's own entry would be, with this data set's values in it.
         binary_method(merged["kind"].get<std::string>()).kind.parameters.validate(merged, at, v, {"kind"});
-        check_method_entry(metric, at, merged, v);
+        check_method_entry(plugin, at, merged, v);
       }
     }
   }
@@ -473,7 +482,7 @@ void BinaryFamily::validate(const json& spec, const SpecValidator& v) const {
   v.number(protocol, "validation_fraction", "protocol", 0.0, 1.0, true);
   if (protocol["validation_fraction"].get<double>() >= 1.0) v.fail("protocol.validation_fraction", "must be < 1");
   if (!protocol["split_seed"].is_number_unsigned()) v.fail("protocol.split_seed", "expected a non-negative integer");
-  for (const auto& [label, m] : spec["methods"].items()) check_method_entry(metric, "methods." + label, m, v);
+  for (const auto& [label, m] : spec["methods"].items()) check_method_entry(plugin, "methods." + label, m, v);
   for (const char* table : {"published", "published_seconds"}) {
     if (!spec.contains(table)) continue;
     v.number_table(spec[table], table, 2);

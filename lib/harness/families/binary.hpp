@@ -95,6 +95,7 @@ struct TaskData {
   std::vector<int> train_labels, validation_labels;
   MetricSettings metric;
   double score(const std::vector<int>& predicted, const std::vector<int>& gold) const;
+  const BinaryMetricPlugin& plugin() const { return binary_metric_plugin(metric.metric); }
 };
 
 Eigen::VectorXd weights_of(const json& result);

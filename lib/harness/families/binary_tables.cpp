@@ -56,7 +56,7 @@ Tables BinaryRun::tables(const Outcome& outcome) const {
                          {grid, value},
                          {"validation", outcome.validation[i]["validation_score"]},
                          {"test", result["test_score"]}};
-        if (result.contains("test_likeliest_score") && metric_.metric == BinaryMetric::f1) {
+        if (result.contains("test_likeliest_score") && binary_metric_plugin(metric_.metric).maximin_decision) {
           task_row["test_likeliest"] = result["test_likeliest_score"];
           task_row["test_expected"] = result["test_expected_score"];
           likeliest_total += result["test_likeliest_score"].get<double>();
@@ -137,6 +137,7 @@ Tables BinaryRun::tables(const Outcome& outcome) const {
           "without published values: the likeliest action of the predictor's equilibrium strategy the solver "
           "returned (the papers' rule; it can differ between exact equilibria), and the expected F1 of that "
           "strategy, E_P[F1(Y_hat, y)]. The MPG row itself is the maximin action (lib/metrics/f1_decision.hpp).\n";
+  const BinaryMetricPlugin& plugin = binary_metric_plugin(metric_.metric);
   for (const auto& [method, m] : spec_["methods"].items()) {
     const std::string kind = m["kind"].get<std::string>();
     if (kind != "ssvm" && kind != "ssvm_top_k") continue;
@@ -144,11 +145,11 @@ Tables BinaryRun::tables(const Outcome& outcome) const {
                       "ybar_i x_i, slack weight 100 C), 1-slack cutting plane with exact working-set QPs to "
                       "epsilon = {} on the slack, Delta = 1 - {}; {}.\n",
                       method, ParameterValues(ssvm_kind().parameters, m).number("epsilon"),
-                      metric_name_ == "f1" ? "F1" : "P@k (k from the training part)",
-                      kind == "ssvm_top_k"    ? "predicts the top k by w . x"
-                      : metric_name_ == "f1" ? "predicts sign(w . x)"
-                                             : "predicts sign(w . x); P@k counts hits among its k highest "
-                                               "values that are > 0, over k");
+                      plugin.has_k ? plugin.title + " (k from the training part)" : plugin.title,
+                      kind == "ssvm_top_k"                                     ? "predicts the top k by w . x"
+                      : plugin.baseline_decision == BaselineDecision::threshold ? "predicts sign(w . x)"
+                                                                                : "predicts sign(w . x); P@k counts hits among its k highest "
+                                                                                  "values that are > 0, over k");
   }
   out.csv = table.csv();
   out.fields = {{"metric", metric_name_}, {"tolerance", tolerance_}, {"rows", table.rows_json()},

@@ -15,7 +15,6 @@
 #include "lib/base/limits.hpp"
 #include "lib/base/overloaded.hpp"
 #include "lib/data/libsvm.hpp"
-#include "lib/metrics/f1_decision.hpp"
 
 namespace mpg {
 namespace {
@@ -247,7 +246,7 @@ BinaryModel BinaryModel::from_json(const nlohmann::json& j, const std::string& s
   } catch (const Error& e) {
     keys.fail("metric", e.what());
   }
-  if (model.settings.metric == BinaryMetric::precision_at_k) {
+  if (binary_metric_plugin(model.settings.metric).has_k) {
     model.settings.k_fraction = keys.number("k_fraction");
     if (!(model.settings.k_fraction >= 0.0 && model.settings.k_fraction <= 1.0))
       keys.fail("k_fraction", "expected a fraction from 0 to 1, got " + keys.value_text("k_fraction"));
@@ -368,14 +367,16 @@ BinaryPrediction predict_binary_mpg(const BinaryModel& model, const BinaryProble
   const auto game = make_binary_game(model.settings, to_std_vector(psi), problem.labels);
   BinaryPrediction prediction;
   prediction.k = metric_k(model.settings, problem.labels);
-  // The decision: the equilibrium's likeliest action, or for F1 by default the maximin action.
+  // The decision: the equilibrium's likeliest action, or by default the maximin action where the
+  // metric has one (F1).
   auto decide = [&] {
     prediction.likeliest_score = game->score(prediction.likeliest_action, gold);
     prediction.action = prediction.likeliest_action;
-    if (options.decision == DecisionRule::maximin && model.settings.metric == BinaryMetric::f1) {
-      F1Decision maximin = f1_maximin_decision(to_std_vector(psi));
-      prediction.action = std::move(maximin.action);
-      prediction.guarantee = maximin.guarantee;
+    std::optional<MaximinDecision> maximin;
+    if (options.decision == DecisionRule::maximin) maximin = maximin_decision(model.settings, to_std_vector(psi));
+    if (maximin) {
+      prediction.action = std::move(maximin->action);
+      prediction.guarantee = maximin->guarantee;
       prediction.decision = DecisionRule::maximin;
     }
     prediction.score = game->score(prediction.action, gold);
@@ -397,7 +398,8 @@ BinaryPrediction predict_binary_mpg(const BinaryModel& model, const BinaryProble
     auto solution = game->solve_over_marginals(options.marginals);
     if (solution) return predict_from(*solution, BinaryGameSummary(solution->summary));
     if (options.solver == BinaryGameSolver::marginals)
-      throw Error("the solver over marginals is for F1 models; this model optimizes " + to_string(model.settings.metric));
+      throw Error("the solver over marginals is for metrics that have one (F1); this model optimizes " +
+                  to_string(model.settings.metric));
   }
   const auto solution = solve_double_oracle(*game, options.double_oracle);
   const auto& strategy = solution.predictor;

@@ -21,8 +21,8 @@
 namespace mpg {
 
 // automatic: the metric's dual trainer where it has one (has_dual_trainer), else cutting_plane;
-// marginals (the game's solver over marginals, has_marginal_solver: F1) and joint (F1) only when
-// asked for.
+// marginals (the game's solver over marginals, has_marginal_solver: F1) and joint
+// (has_joint_trainer: F1) only when asked for.
 enum class BinaryTrainer { automatic, dual, marginals, joint, cutting_plane, lbfgs, adadelta };
 // "auto" | "dual" | "marginals" | "joint" | "cutting_plane" | "lbfgs" | "adadelta"
 BinaryTrainer parse_binary_trainer(const std::string& name);

@@ -921,8 +921,9 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
   if (options.pivot_limit < 0) throw Error("the joint trainer needs a pivot_limit >= 0 (0 = by the LP's size)");
   if (!std::isfinite(options.start_potential))
     throw Error("the joint trainer needs a finite start_potential (got " + std::to_string(options.start_potential) + ")");
-  if (settings.metric != BinaryMetric::f1)
-    throw Error("the joint trainer trains the MPG of F1 only; got " + to_string(settings.metric));
+  if (!has_joint_trainer(settings))
+    throw Error("the joint trainer trains the MPG of F1 only (its LP encodes F1's game); got metric " +
+                to_string(settings.metric));
   const SparseRowMatrix& x = problem.features;
   const long n = x.rows();
   const BinaryAction gold = positives_of(problem.labels);

@@ -256,7 +256,9 @@ BinaryModel train_precision_at_k_mpg(const BinaryProblem& problem, const MetricS
   const auto start = clock::now();
   auto seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
   if (!has_dual_trainer(settings))
-    throw Error("the dual P@k trainer needs metric precision_at_k with the unrestricted adversary");
+    throw Error("the dual P@k trainer needs metric precision_at_k with the unrestricted adversary; got metric " +
+                to_string(settings.metric) +
+                (binary_metric_plugin(settings.metric).has_k ? " with adversary " + to_string(settings.restriction) : ""));
   const double lambda = options.lambda;
   if (!(lambda > 0.0) || !std::isfinite(lambda))
     throw Error("the dual P@k trainer needs lambda > 0 (got " + std::to_string(lambda) + ")");
