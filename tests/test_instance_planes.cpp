@@ -167,6 +167,7 @@ TEST_CASE("linear-chain MPG: instance planes and the proximal bundle certify ove
     options.objective_tolerance = 1e-7;
     options.max_iterations = 5000;
     options.game_tolerance = 1e-10;
+    options.instance_planes = false;  // the proximal bundle (the library default is instance planes)
     const auto bundle = mpg::train_linear_chain_mpg(sentences, layout, options);
     REQUIRE(bundle.summary.converged());
     options.instance_planes = true;
