@@ -113,10 +113,10 @@ Action add_run(CLI::App& app) {
     bool drifted = false;
     for (const auto& spec : s->specs) {
       const harness::RunSummary summary = harness::run_experiment(spec, s->options);
-      fmt::print("{}: {} cells ({} cached); {} of {} published cells within tolerance\n", summary.name, summary.cells,
-                 summary.cached_cells, summary.within_tolerance, summary.published_cells);
+      fmt::print("{}: {} cells ({} cached); {}\n", summary.name, summary.cells, summary.cached_cells,
+                 summary.tally.summary());
       if (!s->options.slurm_task_file.empty()) continue;  // a Slurm task: its cell is in the cache
-      for (const auto& line : summary.outside) fmt::print("  outside: {}\n", line);
+      for (const auto& line : summary.tally.outside) fmt::print("  outside: {}\n", line);
       for (const auto& file : summary.result_files) fmt::print("  wrote {}\n", file);
       if (!s->options.check) continue;
       if (summary.drift.empty()) {

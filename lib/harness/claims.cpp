@@ -83,11 +83,7 @@ std::string Claims::bullets() const {
 void Claims::count(Tally& tally) const {
   for (const auto& c : claims_) {
     if (!c.holds) continue;
-    ++tally.published_cells;
-    if (*c.holds)
-      ++tally.within_tolerance;
-    else
-      tally.outside.push_back(fmt::format("claim {}: {}", c.claim, c.evidence));
+    tally.count(c.standing, *c.holds, fmt::format("claim {}: {}", c.claim, c.evidence));
   }
 }
 

@@ -35,6 +35,7 @@ struct Claim {
   // Identifying fields (figure, data set, table, row, ...) and numbers (margin, ...): JSON keys of
   // the claim's object, and Markdown columns by Claims::markdown's `columns`.
   nlohmann::json context = nlohmann::json::object();
+  Standing standing = Standing::exact;  // how the claim counts (Tally): on substitute data, ...
 };
 
 class Claims {

@@ -11,6 +11,7 @@
 
 #include "lib/harness/registry.hpp"
 #include "lib/harness/spec.hpp"
+#include "lib/harness/tables.hpp"
 
 namespace mpg::harness {
 
@@ -57,9 +58,12 @@ struct RunSummary {
   std::string name;
   int cells = 0;          // validation and test cells
   int cached_cells = 0;
+  // Exact cells (the one counting rule, lib/harness/tables.hpp): compared, within tolerance, and the
+  // misses; `tally` has the cells counted apart too.
   int published_cells = 0;
   int within_tolerance = 0;
   std::vector<std::string> outside;
+  Tally tally;
   std::vector<std::string> result_files;
   // --check: the drifted numbers, and what was compared.
   std::vector<Drift> drift;

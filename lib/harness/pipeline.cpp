@@ -385,6 +385,7 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
   summary.cached_cells = cached;
 
   Tables tables = run->tables(Outcome{cells, validation, selected, tests});
+  summary.tally = tables.tally;
   summary.published_cells = tables.tally.published_cells;
   summary.within_tolerance = tables.tally.within_tolerance;
   summary.outside = tables.tally.outside;
@@ -412,6 +413,7 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
               {"overrides", options.overrides},
               {"seconds", seconds_since(start)}};
   if (!spec_note.empty()) out["spec_note"] = spec_note;
+  out["count"] = tables.tally.to_json();
   for (const auto& [key, value] : tables.fields.items()) out[key] = value;
 
   if (options.check) {

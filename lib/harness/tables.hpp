@@ -6,18 +6,50 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace mpg::harness {
 
+// The one counting rule (issue 53): a published cell counts as reproduced only where the paper's
+// method runs on the paper's data at the paper's evaluation level (`exact`). Every other row keeps
+// its delta and verdict but is counted apart, by why it is not exact:
+//   substitute: other data than the paper's (a reduced or stand-in data set);
+//   stand_in:   another method in the paper's method's place (IBM1/HMM for GIZA++, a PCFG for the
+//               Stanford parser, a factored model for a pairwise one);
+//   no_learning: a baseline that learns nothing (a single feature, a fixed rating rule);
+//   diagnostic: another evaluation level, decision rule or normalisation, shown to explain a miss;
+//   variant:    the paper's method under another training protocol than the counted row's (the
+//               authors' optimizers beside the certified optimum).
+enum class Standing { exact, substitute, stand_in, no_learning, diagnostic, variant };
+// "exact", "substitute", "stand_in", "no_learning", "diagnostic", "variant".
+std::string to_string(Standing standing);
+// Words for a table: "exact", "substitute data", "stand-in method", "no learning", "diagnostic",
+// "protocol variant".
+std::string describe(Standing standing);
+
 // What a table found against the published numbers: the one-screen summary of `mpg run`.
+// published_cells / within_tolerance count exact cells only; apart_cells / apart_within the others,
+// by standing.
 struct Tally {
   int published_cells = 0;
   int within_tolerance = 0;
   std::vector<std::string> outside;  // "<ids>: ours X vs published Y (+d); <recorded causes>"
+  int apart_cells = 0;
+  int apart_within = 0;
+  std::map<Standing, std::pair<int, int>> apart;  // standing -> (cells, within)
   void add(const Tally& other);
+  // Counts one compared cell under the rule; `outside_line` is kept for exact cells that miss.
+  void count(Standing standing, bool within, const std::string& outside_line);
+  // Counts every exact cell as `standing` instead (a whole table on substitute data); the misses'
+  // lines are dropped with them.
+  void relabel(Standing standing);
+  // "n of m exact cells within tolerance; k cells apart (j within: 2 substitute data, 1 diagnostic)".
+  std::string summary() const;
+  // {"exact_cells", "exact_within", "apart_cells", "apart_within", "apart": {standing: [cells, within]}}.
+  nlohmann::json to_json() const;
 };
 
 // A further column: its JSON key, Markdown header, and how its numbers are printed.
@@ -36,6 +68,7 @@ class ComparisonTable {
     std::optional<double> published;
     nlohmann::json extra = nlohmann::json::object();  // by TableColumn::key (numbers or text)
     std::vector<std::string> causes;
+    Standing standing = Standing::exact;  // how the row counts (Tally)
   };
 
   // `ids`: the identifying columns' JSON keys and headers; values print with `digits` decimals
@@ -47,12 +80,13 @@ class ComparisonTable {
   Row& add(std::vector<std::string> ids, std::optional<double> ours, std::optional<double> published);
   const std::vector<Row>& rows() const { return rows_; }
 
-  // "| ids | ours | published | delta | within tolerance | extras |" with the rows.
+  // "| ids | ours | published | delta | within tolerance | extras |" with the rows; a row that is
+  // not exact shows its standing beside its verdict ("yes (substitute data)").
   std::string markdown() const;
   // The same columns with full precision (empty fields where a value is absent).
   std::string csv() const;
   // One object per row: the id keys, "ours", "published", "delta", "within_tolerance", the
-  // extras by key and "recorded_causes".
+  // extras by key, "recorded_causes" and, for rows that are not exact, "standing".
   nlohmann::json rows_json() const;
   Tally tally() const;
   // Whether a row is within tolerance (false without a published or our value).
@@ -60,6 +94,7 @@ class ComparisonTable {
 
  private:
   std::string number(double value, int digits, double scale, bool sign = false) const;
+  std::string verdict_text(const Row& row) const;
   std::vector<TableColumn> ids_, extra_;
   double tolerance_;
   int digits_;

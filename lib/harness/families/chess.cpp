@@ -301,7 +301,12 @@ Tables ChessRun::tables(const Outcome& outcome) const {
     std::size_t count = 0;
     for (double v : ours[m]) count += !std::isnan(v);
     row.extra = {{"years", std::to_string(count)}};
-    row.causes.push_back("substitute data (Kaggle 2010 games, not Chessmetrics)");
+    if (!choice_.exact()) {
+      row.standing = Standing::substitute;
+      row.causes.push_back("substitute data (Kaggle 2010 games, not Chessmetrics)");
+    } else if (m == "ELO" || m == "Glicko") {
+      row.standing = Standing::no_learning;  // rating rules, no trained parameter
+    }
   }
   md += "\n## Median test AUC over the years: ours vs the authors' plotted values\n\n" + table.markdown();
   out.tally = table.tally();
@@ -309,7 +314,9 @@ Tables ChessRun::tables(const Outcome& outcome) const {
   // The paper's claims on our medians.
   Claims claims;
   auto med = [&](const std::string& m) { return ours.count(m) ? median_of(ours[m]) : std::numeric_limits<double>::quiet_NaN(); };
-  auto claim = [&](const std::string& text, bool holds, const std::string& evidence) { claims.add(text, holds, evidence); };
+  auto claim = [&](const std::string& text, bool holds, const std::string& evidence) {
+    claims.add(text, holds, evidence).standing = choice_.exact() ? Standing::exact : Standing::substitute;
+  };
   if (ours.count("Lin-16") && ours.count("Poly-16")) {
     const double best_rating = std::max(med("ELO"), med("Glicko"));
     claim("linear and polynomial SVMs (16 features) have a higher test AUC than ELO and Glicko",

@@ -277,7 +277,10 @@ Tables AucRun::tables(const Outcome& outcome) const {
       auto& row = table.add({d.label, measure, "AUC"}, 100.0 * value, p);
       row.extra = {{"model", model}, {"lambda", fmt::format("{:g}", lambda)}};
       if (!tr["converged"].get<bool>()) row.causes.push_back("training stopped at its iteration cap");
-      if (other_model) row.causes.push_back(spec_["datasets"][d.label]["model_note"].get<std::string>());
+      if (other_model) {
+        row.causes.push_back(spec_["datasets"][d.label]["model_note"].get<std::string>());
+        row.standing = Standing::stand_in;  // another model in the supplement's model's place
+      }
       if (measure == "Binned") row.causes.push_back("binned AUC definition reconstructed (bins of " + std::to_string(bin_size_) + ")");
       row.extra["note"] = fmt::format("{}", fmt::join(row.causes, "; "));
       covered.insert(d.label + "/" + measure + "/AUC");
