@@ -183,6 +183,8 @@ TEST_CASE("Alignment specs: bad keys and values name the file and the key", "[al
   rejects("methods.MPG_aer.lambda=[0]", "methods.MPG_aer.lambda");
   rejects("methods.MPG_aer.empty_score=2", "methods.MPG_aer.empty_score");
   rejects("methods.MPG_aer.features=giza", "methods.MPG_aer.features: expected one of base, aligner");
+  rejects("methods.MPG_aer.protocol=lbfgs",
+          "methods.MPG_aer.protocol: expected one of certified, authors_lbfgs, authors_adadelta, got \"lbfgs\"");
   rejects("methods.SSVM.false_positive_cost=-1", "methods.SSVM.false_positive_cost");
   rejects("published.MPG_aer+GIZA.method=MPG_aer+GIZA", "published.MPG_aer+GIZA.method: no method 'MPG_aer+GIZA'");
   rejects("published.SSVM.testa=1", "unknown key 'testa'");

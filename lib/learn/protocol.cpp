@@ -33,6 +33,13 @@ TrainingProtocol parse_training_protocol(const std::string& name, const std::str
 
 std::string to_string(TrainingProtocol protocol) { return choice_name(protocol, kProtocols); }
 
+ValueRepeatOptions value_repeat_options(const AuthorsGameRule& rule) {
+  ValueRepeatOptions options;
+  options.value_precision = rule.value_precision;
+  options.max_actions = rule.max_actions;
+  return options;
+}
+
 OptimizerOptions authors_optimizer_options(TrainingProtocol protocol) {
   OptimizerOptions options;
   options.max_iterations = 200;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/game/value_repeat_oracle.hpp"
 #include "lib/learn/optimizer.hpp"
 
 namespace mpg {
@@ -34,6 +35,9 @@ struct AuthorsGameRule {
   double value_precision = 1e-8;
   int max_actions = 300;
 };
+
+// The rule as options of the double oracle that applies it (lib/game/value_repeat_oracle.hpp).
+ValueRepeatOptions value_repeat_options(const AuthorsGameRule& rule);
 
 // The optimizer settings of an authors' protocol (throws for `certified`, which each model
 // configures itself).

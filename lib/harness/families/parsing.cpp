@@ -58,6 +58,16 @@ const std::vector<MethodKind>& parsing_methods() {
            number_parameter("game_tolerance", 1e-6, 0.0, 1.0,
                             "double-oracle gap of each sentence game, in training and prediction", true),
            number_parameter("max_seconds", 0.0, 0.0, 1e9, "wall-clock cap of a training (0 = none)"),
+           choice_parameter("protocol", "certified", training_protocol_names(),
+                            "how θ is found (lib/learn/protocol.hpp): `certified` by `optimizer` to a certified "
+                            "objective; `authors_lbfgs` (L-BFGS, 5 corrections, gradient tolerance 1e-6) or "
+                            "`authors_adadelta` (ρ 0.95, ε e⁻⁶, both stop tests, full batch) as the authors' code, from "
+                            "θ = 0, every game stopped by the reference's rule (LP value repeats to 1e-8, or 300 actions "
+                            "per player) and decided by its likeliest pure action; `optimizer`, `objective_tolerance` "
+                            "and `game_tolerance` then unused"),
+           integer_parameter("authors_max_iterations", 200, 1, 1000000000,
+                             "authors' protocols: optimizer iterations (the reference's 200 L-BFGS evaluations or "
+                             "AdaDelta passes; lower only to shorten a smoke run)"),
        })},
       {"svm_cfg",
        "SSVM with the Hamming loss over labeled constituents (SVM^struct's svm_cfg; baselines/svm_cfg.hpp): 1-slack "
@@ -88,12 +98,13 @@ json score_part(const std::vector<PtbSentence>& part, const std::function<Parsed
   tbb::parallel_for(std::size_t{0}, part.size(), [&](std::size_t i) { parsed[i] = parse(part[i]); });
   HammingCounts hamming;
   EvalbCounts evalb;
-  double macro = 0.0;
+  double macro = 0.0, macro_dice = 0.0;
   int fallbacks = 0, games = 0, unconverged = 0;
   std::vector<double> game_seconds;
   for (std::size_t i = 0; i < part.size(); ++i) {  // in sentence order: the same sums with any thread count
     const HammingCounts h = hamming_counts(parsed[i].prediction.tree, part[i].tree);
     macro += h.one_minus_hamming();
+    macro_dice += h.dice();
     hamming.add(h);
     evalb.add(evalb_counts(part[i].tree, parsed[i].prediction.tree));
     fallbacks += parsed[i].prediction.fallback;
@@ -105,6 +116,7 @@ json score_part(const std::vector<PtbSentence>& part, const std::function<Parsed
   json out = {{"sentences", part.size()},
               {"one_minus_hamming", part.empty() ? 0.0 : macro / static_cast<double>(part.size())},
               {"one_minus_hamming_micro", hamming.one_minus_hamming()},
+              {"dice_diagnostic", part.empty() ? 0.0 : macro_dice / static_cast<double>(part.size())},
               {"evalb_f1", evalb.f1()},
               {"evalb_precision", evalb.precision()},
               {"evalb_recall", evalb.recall()},
@@ -190,6 +202,8 @@ CfgMpgOptions mpg_options_of(const ParameterValues& p) {
   o.objective_tolerance = p.number("objective_tolerance");
   o.game_tolerance = p.number("game_tolerance");
   o.max_seconds = p.number("max_seconds");
+  o.protocol = parse_training_protocol(p.choice("protocol"), "protocol");
+  o.authors_max_iterations = static_cast<int>(p.integer("authors_max_iterations"));
   return o;
 }
 
@@ -209,6 +223,9 @@ std::function<Parsed(const PtbSentence&)> ParsingRun::parser(std::size_t cell, c
   auto model = std::make_shared<CfgMpgModel>();
   model->theta = validation["weights"].get<std::vector<double>>();
   model->score = parse_parse_score(p.choice("score"));
+  const CfgMpgOptions options = mpg_options_of(p);
+  model->protocol = options.protocol;
+  model->authors_game = options.authors_game;
   const double tolerance = p.number("game_tolerance");
   return [this, model, tolerance](const PtbSentence& s) {
     DoubleOracleSummary game;
@@ -262,8 +279,8 @@ class ParsingFamily : public Family {
            "sentences of ≤ `split.max_length` words (traces excluded, punctuation counted: evalb's rule). Every "
            "(method, grid value) is a cell trained on the short training sentences and scored on the validation "
            "sentences; the best grid value per method by `selection_metric` (first in grid order among ties) is "
-           "scored on testa and testb by 1 − Hamming over labeled constituents (2·shared / (|pred| + |gold|) per "
-           "sentence, averaged) and evalb F1 (COLLINS.prm, corpus level).";
+           "scored on testa and testb by 1 − Hamming over labeled constituents (|pred ∩ gold| / |pred ∪ gold| per "
+           "sentence, averaged: thesis §4.2.6) and evalb F1 (COLLINS.prm, corpus level).";
   }
   std::vector<SpecKey> keys() const override {
     return {{"dataset", true, "`{registry, variant}`: a PTB archive of the registry (format `ptb_zip`)"},
