@@ -32,6 +32,9 @@ inline const char* const kMeasures[] = {"one_minus_hamming", "evalb_f1"};
 inline const std::map<std::string, std::string> kMeasureNames = {{"one_minus_hamming", "1 − Hamming"},
                                                           {"evalb_f1", "evalb F1"}};
 
+// The split's options as JSON (the cache key and the result files).
+json split_json(const PtbSplitOptions& o);
+
 // One prediction of a sentence and, for MPG_cfg, its game.
 struct Parsed {
   TreePrediction prediction;
