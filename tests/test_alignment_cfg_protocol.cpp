@@ -91,14 +91,17 @@ TEST_CASE("the reference's double oracle stops when the LP value repeats, not at
   CHECK(solved.summary.gap == Approx(0.0).margin(1e-12));
   CHECK(solved.summary.predictor_actions == 3);
   CHECK(solved.summary.adversary_actions == 3);
-  // The action cap (the reference's 300, here 2): checked after the predictor's LP, so iteration
-  // 2 stops with two rows and the 2x2 value 1/2.
+  // The action cap (the reference's 300, here 2), checked after each LP for the player whose
+  // strategy that LP served: iteration 1 adds column b = 1, the second LP (1 x 2, value 0) then
+  // finds the adversary holding two actions and stops.
   mpg::ValueRepeatOptions capped;
   capped.max_actions = 2;
   const auto cut = mpg::solve_double_oracle_value_repeat(pennies, capped);
   CHECK(cut.summary.status == mpg::DoubleOracleStatus::action_limit);
-  CHECK(cut.summary.iterations == 2);
-  CHECK(cut.summary.value == Approx(0.5).margin(1e-12));
+  CHECK(cut.summary.iterations == 1);
+  CHECK(cut.summary.value == 0.0);
+  CHECK(cut.summary.adversary_actions == 2);
+  CHECK(cut.summary.predictor_actions == 1);
 }
 
 namespace {
@@ -266,6 +269,6 @@ TEST_CASE("Table XIV's 1 - Hamming is |∩| / |∪| of the constituent multisets
         ++pairs;
       }
   }
-  CHECK(pairs > 100);
+  CHECK(pairs > 30);
   CHECK(below > 0);
 }
