@@ -162,7 +162,7 @@ nlohmann::json numbers_of(const std::string& json_file) {
 TEST_CASE("The shipped alignment spec is valid, with and without --quick", "[alignment_harness]") {
   const std::string path = std::string(MPG_SOURCE_DIR) + "/experiments/table13_alignment.json";
   const auto full = load_spec(path, false), quick = load_spec(path, true);
-  CHECK(full["methods"].size() == 6);
+  CHECK(full["methods"].size() == 14);  // six rows and the eight authors'-protocol rows
   CHECK(full["published"].size() == 6);
   CHECK(full["methods"]["SSVM"]["C"].size() > quick["methods"]["SSVM"]["C"].size());
   CHECK(quick["split"]["train_pairs"] == 100);
@@ -183,6 +183,8 @@ TEST_CASE("Alignment specs: bad keys and values name the file and the key", "[al
   rejects("methods.MPG_aer.lambda=[0]", "methods.MPG_aer.lambda");
   rejects("methods.MPG_aer.empty_score=2", "methods.MPG_aer.empty_score");
   rejects("methods.MPG_aer.features=giza", "methods.MPG_aer.features: expected one of base, aligner");
+  rejects("methods.MPG_aer.protocol=lbfgs",
+          "methods.MPG_aer.protocol: expected one of certified, authors_lbfgs, authors_adadelta, got \"lbfgs\"");
   rejects("methods.SSVM.false_positive_cost=-1", "methods.SSVM.false_positive_cost");
   rejects("published.MPG_aer+GIZA.method=MPG_aer+GIZA", "published.MPG_aer+GIZA.method: no method 'MPG_aer+GIZA'");
   rejects("published.SSVM.testa=1", "unknown key 'testa'");

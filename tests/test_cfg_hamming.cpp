@@ -115,17 +115,28 @@ TEST_CASE("the double-oracle value equals the full matrix LP on tiny grammars", 
 }
 
 TEST_CASE("1 - Hamming on a hand-computed pair", "[cfg_hamming]") {
-  // Predicted S[0,4] NP[0,2] VP[2,4] NP[3,4]; gold S NP VP ADJP[3,4]: 3 shared of 4 + 4.
+  // Predicted S[0,4] NP[0,2] VP[2,4] NP[3,4]; gold S NP VP ADJP[3,4]: 3 shared of 4 + 4, union 5:
+  // 1 - Hamming = |∩| / |∪| = 3/5 (thesis §4.2.6); the Dice diagnostic 2·3 / 8.
   const auto counts = mpg::hamming_counts(bracketed("(S (NP (DT a) (NN b)) (VP (VBZ c) (NP (NN d))))"),
                                           bracketed("(S (NP (DT a) (NN b)) (VP (VBZ c) (ADJP (NN d))))"));
   CHECK(counts.shared == 3.0);
   CHECK(counts.distance() == 2.0);
-  CHECK(counts.one_minus_hamming() == 0.75);
+  CHECK(counts.one_minus_hamming() == Approx(0.6));
+  CHECK(counts.dice() == 0.75);
   // Punctuation counts in the Hamming measure: VP[2,3] against VP[2,4].
   const auto punct = mpg::hamming_counts(bracketed("(S (NP (DT a) (NN b)) (VP (VBZ c) (. .)))"),
                                          bracketed("(S (NP (DT a) (NN b)) (VP (VBZ c)) (. .))"));
-  CHECK(punct.one_minus_hamming() == Approx(2.0 / 3.0));
+  // S[0,4], NP[0,2] shared; VP[2,4] vs VP[2,3]: union 4.
+  CHECK(punct.one_minus_hamming() == Approx(0.5));
+  CHECK(punct.dice() == Approx(2.0 / 3.0));
   CHECK(mpg::HammingCounts{}.one_minus_hamming() == 1.0);
+  CHECK(mpg::HammingCounts{}.dice() == 1.0);
+  // A unary chain counts each label: S+VP over [0,2] against S[0,2] shares S of {S, VP} and {S}.
+  const auto chain = mpg::hamming_counts(bracketed("(S (VP (VB a) (NN b)))"), bracketed("(S (VB a) (NN b))"));
+  CHECK(chain.shared == 1.0);
+  CHECK(chain.predicted == 2.0);
+  CHECK(chain.gold == 1.0);
+  CHECK(chain.one_minus_hamming() == Approx(0.5));
   CHECK_THROWS_AS(mpg::hamming_counts(bracketed("(S (NN a) (NN b))"), bracketed("(S (NN a))")), mpg::Error);
 }
 

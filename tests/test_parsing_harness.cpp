@@ -149,6 +149,9 @@ TEST_CASE("Parsing specs: bad keys and values name the file and the key", "[pars
   rejects("methods.MPG_cfg.kind=crf", "unknown method kind 'crf'");
   rejects("methods.MPG_cfg.lambda=[0]", "methods.MPG_cfg.lambda");
   rejects("methods.MPG_cfg.score=jaccard", "methods.MPG_cfg.score: expected one of hamming, shared");
+  rejects("methods.MPG_cfg.protocol=authors",
+          "methods.MPG_cfg.protocol: expected one of certified, authors_lbfgs, authors_adadelta, got \"authors\"");
+  rejects("methods.MPG_cfg.authors_max_iterations=0", "methods.MPG_cfg.authors_max_iterations");
   rejects("methods.SSVM.epsilon=0", "methods.SSVM.epsilon");
   rejects("methods.PCFG stand-in.preset=lexicalized", "preset");
   rejects("published.Stanford.method=Stanford", "published.Stanford.method: no method 'Stanford'");

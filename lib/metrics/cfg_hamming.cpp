@@ -216,8 +216,13 @@ void HammingCounts::add(const HammingCounts& other) {
 }
 
 double HammingCounts::one_minus_hamming() const {
+  const double union_size = predicted + gold - shared;
+  return union_size == 0.0 ? 1.0 : shared / union_size;
+}
+
+double HammingCounts::dice() const {
   const double total = predicted + gold;
-  return total == 0.0 ? 1.0 : 1.0 - distance() / total;
+  return total == 0.0 ? 1.0 : 2.0 * shared / total;
 }
 
 HammingCounts hamming_counts(const PtbTree& predicted, const PtbTree& gold) {

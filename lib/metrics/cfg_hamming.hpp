@@ -22,9 +22,15 @@
 // with no potentials, maximizing a m(s, c) - b |c|, and the value minus E_Q[psi]. O(|G| n^3) each.
 //
 // Measures of predicted against gold trees (unbinarized PtbTrees, as prepare_tree makes them):
-//   1 - Hamming = 1 - |C(pred) Δ C(gold)| / (|C(pred)| + |C(gold)|) per sentence (1 when both are
-//     empty), i.e. 2 shared / (|pred| + |gold|); Table XIV's normalization is not stated (the digest's
-//     [AMBIG] 8), this is the one under which a sentence scores in [0, 1] and 1 iff the trees agree;
+//   1 - Hamming = |C(pred) ∩ C(gold)| / |C(pred) ∪ C(gold)| per sentence (multisets; 1 when both
+//     are empty), the Hamming distance normalized by the union: 1 - |Δ| / |∪|. Thesis §4.2.6 (text
+//     line 1104 of shared/papers/001_*.txt): "The score between two parse tree structures ŷ and y̌
+//     is measured as (ŷ ∩ y̌)/(ŷ ∪ y̌), based on each constituent with span information", and §4.1.1
+//     defines accuracy the same way (correct over the union). The same line goes on: "We
+//     adversarially optimize Hamming loss due to its tractability in tree structures": the game
+//     keeps the additive score above (the ratio is not additive over the nodes of a tree, so
+//     neither best response is a CYK pass). dice() = 2 shared / (|pred| + |gold|) >= it is the
+//     normalization Table XIV used before, kept as a diagnostic;
 //   evalb labeled-bracket F1 with COLLINS.prm's rules (evalb_counts).
 #pragma once
 
@@ -109,8 +115,10 @@ struct HammingCounts {
   double shared = 0.0, predicted = 0.0, gold = 0.0;
   void add(const HammingCounts& other);
   double distance() const { return predicted + gold - 2.0 * shared; }
-  // 1 - distance / (predicted + gold); 1 when both are 0.
+  // shared / (predicted + gold - shared) = 1 - distance / |union|; 1 when both are 0.
   double one_minus_hamming() const;
+  // 2 shared / (predicted + gold) (the Dice coefficient; >= one_minus_hamming); 1 when both are 0.
+  double dice() const;
 };
 // Throws mpg::Error if the trees have different numbers of words.
 HammingCounts hamming_counts(const PtbTree& predicted, const PtbTree& gold);

@@ -75,12 +75,14 @@ Eigen::VectorXd expected_tagged_link_features(const AlignmentInstance& instance,
   return total;
 }
 
-AlignmentPrediction predict_by_game(const Game<AlignmentAction>& game, const DoubleOracleOptions& options) {
-  const GameSolution<AlignmentAction> solution = solve_double_oracle(game, options);
+namespace {
+
+// The most probable action of the predictor's strategy; exact ties go to the smaller, then
+// lexicographically smaller, action (a function of the strategy, not of the order its actions
+// were generated in).
+AlignmentPrediction most_probable_alignment(const GameSolution<AlignmentAction>& solution) {
   const MixedStrategy<AlignmentAction>& p = solution.predictor;
   if (p.size() == 0) throw Error("alignment prediction: the game returned an empty predictor strategy");
-  // The most probable action; exact ties go to the smaller, then lexicographically smaller, action
-  // (a function of the strategy, not of the order its actions were generated in).
   std::size_t best = 0;
   for (std::size_t j = 1; j < p.size(); ++j) {
     const double a = p.probabilities[j], b = p.probabilities[best];
@@ -89,6 +91,16 @@ AlignmentPrediction predict_by_game(const Game<AlignmentAction>& game, const Dou
     if (a > b || (a == b && smaller)) best = j;
   }
   return {p.actions[best], solution.summary};
+}
+
+}  // namespace
+
+AlignmentPrediction predict_by_game(const Game<AlignmentAction>& game, const DoubleOracleOptions& options) {
+  return most_probable_alignment(solve_double_oracle(game, options));
+}
+
+AlignmentPrediction predict_by_game(const Game<AlignmentAction>& game, const ValueRepeatOptions& options) {
+  return most_probable_alignment(solve_double_oracle_value_repeat(game, options));
 }
 
 }  // namespace mpg
@@ -141,23 +153,36 @@ void AlignmentGames::add_gold_features(std::size_t i, Eigen::VectorXd& sum) cons
 }
 
 AlignmentGames::Solution AlignmentGames::solve(std::size_t i, const Eigen::VectorXd& theta, Warm& warm) const {
-  DoubleOracleOptions game_options;
-  game_options.tolerance = options_.game_tolerance;
-  game_options.max_actions = options_.max_game_actions;
-  game_options.max_iterations = options_.max_game_iterations;
-  std::vector<AlignmentAction> rows = warm.rows, columns = warm.columns;
+  const bool authors = options_.protocol != TrainingProtocol::certified;
+  // The reference seeds every game with the gold for both players and keeps no warm start.
+  std::vector<AlignmentAction> rows = authors ? std::vector<AlignmentAction>{} : warm.rows;
+  std::vector<AlignmentAction> columns = authors ? std::vector<AlignmentAction>{} : warm.columns;
   rows.push_back(links_of(gold_[i]));
   columns.push_back(gold_[i]);
+  auto run = [&](const Game<AlignmentAction>& game) {
+    if (authors) return solve_double_oracle_value_repeat(game, value_repeat_options(options_.authors_game), rows, columns);
+    DoubleOracleOptions game_options;
+    game_options.tolerance = options_.game_tolerance;
+    game_options.max_actions = options_.max_game_actions;
+    game_options.max_iterations = options_.max_game_iterations;
+    return solve_double_oracle(game, game_options, rows, columns);
+  };
   GameSolution<AlignmentAction> result;
   if (options_.kind == AlignmentMpgKind::matching)
-    result = solve_double_oracle(make_matching_game(instances_[i], theta, options_.matching), game_options, rows, columns);
+    result = run(make_matching_game(instances_[i], theta, options_.matching));
   else
-    result = solve_double_oracle(make_aer_game(instances_[i], theta, options_.aer), game_options, rows, columns);
-  warm.rows = most_probable_actions(result.predictor, options_.warm_actions);
-  warm.columns = most_probable_actions(result.adversary, options_.warm_actions);
+    result = run(make_aer_game(instances_[i], theta, options_.aer));
+  if (!authors) {
+    warm.rows = most_probable_actions(result.predictor, options_.warm_actions);
+    warm.columns = most_probable_actions(result.adversary, options_.warm_actions);
+  }
   Solution solution;
-  solution.value = result.summary.predictor_response_value;
-  solution.converged = result.summary.converged();
+  // certified: the guarantee of the best adversary strategy found (a valid cut, docs/methods.md);
+  // authors': the last LP value with that LP's adversary strategy, as the reference pairs them.
+  solution.value = authors ? result.summary.value : result.summary.predictor_response_value;
+  // authors': a game stopped by the reference's own rule counts as finished, one stopped at the
+  // action cap does not; the gap is reported either way.
+  solution.converged = authors ? result.summary.status != DoubleOracleStatus::action_limit : result.summary.converged();
   solution.gap = result.summary.gap;
   solution.seconds = result.summary.seconds;
   solution.adversary = std::move(result.adversary);
@@ -181,17 +206,30 @@ AlignmentMpgModel train_alignment_mpg(const std::vector<AlignmentInstance>& inst
   model.kind = options.kind;
   model.matching = options.matching;
   model.aer = options.aer;
+  model.protocol = options.protocol;
+  model.authors_game = options.authors_game;
   model.theta = Eigen::VectorXd::Zero(games.dimension());
-  OptimizerOptions optimizer =
-      sum_of_games_optimizer(options.optimizer, options.max_iterations, options.objective_tolerance);
-  optimizer.cutting_plane_proximal = options.proximal;
-  optimizer.cutting_plane_scaled_start = options.proximal;
+  OptimizerOptions optimizer;
+  if (options.protocol == TrainingProtocol::certified) {
+    optimizer = sum_of_games_optimizer(options.optimizer, options.max_iterations, options.objective_tolerance);
+    optimizer.cutting_plane_proximal = options.proximal;
+    optimizer.cutting_plane_scaled_start = options.proximal;
+  } else {
+    optimizer = authors_optimizer_options(options.protocol);
+    if (options.authors_max_iterations > 0) optimizer.max_iterations = options.authors_max_iterations;
+  }
   model.summary = minimize_sum_of_games(objective, model.theta, optimizer, options.lambda, options.max_seconds);
   return model;
 }
 
 AlignmentPrediction predict_alignment_mpg(const AlignmentMpgModel& model, const AlignmentInstance& instance,
                                           double game_tolerance, int max_game_iterations) {
+  if (model.protocol != TrainingProtocol::certified) {
+    const ValueRepeatOptions rule = value_repeat_options(model.authors_game);
+    if (model.kind == AlignmentMpgKind::matching)
+      return predict_by_game(make_matching_game(instance, model.theta, model.matching), rule);
+    return predict_by_game(make_aer_game(instance, model.theta, model.aer), rule);
+  }
   DoubleOracleOptions options;
   options.tolerance = game_tolerance;
   options.max_iterations = max_game_iterations;

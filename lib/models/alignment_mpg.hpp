@@ -25,6 +25,7 @@
 #include "lib/features/alignment_features.hpp"
 #include "lib/game/double_oracle.hpp"
 #include "lib/learn/optimizer.hpp"
+#include "lib/learn/protocol.hpp"
 #include "lib/learn/sum_of_games.hpp"
 #include "lib/metrics/aer.hpp"
 #include "lib/metrics/matching_game.hpp"
@@ -72,6 +73,9 @@ struct AlignmentPrediction {
   DoubleOracleSummary game;
 };
 AlignmentPrediction predict_by_game(const Game<AlignmentAction>& game, const DoubleOracleOptions& options = {});
+// The same decision on the game stopped by the authors' rule (lib/game/value_repeat_oracle.hpp):
+// the most probable action of the last restricted LP's predictor strategy.
+AlignmentPrediction predict_by_game(const Game<AlignmentAction>& game, const ValueRepeatOptions& options);
 
 }  // namespace mpg
 
@@ -111,6 +115,15 @@ struct AlignmentMpgOptions {
                                       // unlike a time cap)
   int warm_actions = 50;              // most probable actions of the last solve kept as seeds (0 = no warm start)
   double max_seconds = 0.0;           // wall-clock cap of a training (0 = none)
+  // How theta is found (lib/learn/protocol.hpp). certified: `optimizer` and the fields above.
+  // authors_lbfgs / authors_adadelta: the protocol's optimizer preset (its iteration cap replaced
+  // by authors_max_iterations when > 0), theta = 0, every game (training and prediction) solved
+  // by the reference's double oracle (value_repeat_oracle.hpp: gold seeds, no warm start, stop
+  // when the LP value repeats or at authors_game.max_actions), v_n = the last LP value and Q_n its
+  // adversary strategy, as the reference pairs them; game_tolerance and the game caps unused.
+  TrainingProtocol protocol = TrainingProtocol::certified;
+  AuthorsGameRule authors_game;
+  int authors_max_iterations = 0;  // 0 = the preset's 200
 
   // Throws mpg::Error naming the first field out of its range (lib/base/option_checks.hpp).
   void validate() const {
@@ -121,6 +134,7 @@ struct AlignmentMpgOptions {
     option_checks::at_least("alignment MPG", "max_game_iterations", max_game_iterations, 0);
     option_checks::at_least("alignment MPG", "warm_actions", warm_actions, 0);
     option_checks::non_negative("alignment MPG", "max_seconds", max_seconds);
+    option_checks::at_least("alignment MPG", "authors_max_iterations", authors_max_iterations, 0);
   }
 };
 
@@ -155,6 +169,8 @@ struct AlignmentMpgModel {
   Eigen::VectorXd theta;
   MatchingGameOptions matching;
   AerGameOptions aer;
+  TrainingProtocol protocol = TrainingProtocol::certified;  // authors': predictions by the reference's rule
+  AuthorsGameRule authors_game;
   SumOfGamesSummary summary;
 };
 
@@ -163,7 +179,8 @@ AlignmentMpgModel train_alignment_mpg(const std::vector<AlignmentInstance>& inst
                                       const AlignmentMpgOptions& options);
 
 // The model's test-time alignment of a pair (predict_by_game on the pair's game at theta, to
-// the gap game_tolerance within max_game_iterations double-oracle iterations; 0 = no cap).
+// the gap game_tolerance within max_game_iterations double-oracle iterations, 0 = no cap; under
+// an authors' protocol the game is stopped by model.authors_game instead).
 AlignmentPrediction predict_alignment_mpg(const AlignmentMpgModel& model, const AlignmentInstance& instance,
                                           double game_tolerance = 1e-6, int max_game_iterations = 10000);
 

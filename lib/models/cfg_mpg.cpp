@@ -26,16 +26,25 @@ ParseGames::Solution ParseGames::solve(std::size_t i, const Eigen::VectorXd& the
   const ParseExample& example = examples_[i];
   const std::vector<double> potentials = to_std_vector(theta);
   const CfgHammingGame game(grammar_, example.tags, potentials, options_.score);
-  // Seeds: last evaluation's supports and the gold parse for both players.
-  std::vector<CnfParse> rows = warm.rows, columns = warm.columns;
+  const bool authors = options_.protocol != TrainingProtocol::certified;
+  // Seeds: the gold parse for both players; certified also the last evaluation's supports (the
+  // reference keeps no warm start).
+  std::vector<CnfParse> rows = authors ? std::vector<CnfParse>{} : warm.rows;
+  std::vector<CnfParse> columns = authors ? std::vector<CnfParse>{} : warm.columns;
   rows.push_back(example.gold);
   columns.push_back(example.gold);
-  const GameSolution<CnfParse> result = solve_double_oracle(game, game_options(options_.game_tolerance), rows, columns);
-  warm.rows = result.predictor.actions;
-  warm.columns = result.adversary.actions;
+  const GameSolution<CnfParse> result =
+      authors ? solve_double_oracle_value_repeat(game, value_repeat_options(options_.authors_game), rows, columns)
+              : solve_double_oracle(game, game_options(options_.game_tolerance), rows, columns);
+  if (!authors) {
+    warm.rows = result.predictor.actions;
+    warm.columns = result.adversary.actions;
+  }
   Solution solution;
   solution.value = result.summary.value;
-  solution.converged = result.summary.converged();
+  // authors': a game stopped by the reference's own rule counts as finished, one stopped at the
+  // action cap does not; the gap is reported either way.
+  solution.converged = authors ? result.summary.status != DoubleOracleStatus::action_limit : result.summary.converged();
   solution.gap = result.summary.gap;
   solution.seconds = result.summary.seconds;
   solution.adversary = result.adversary;
@@ -58,10 +67,17 @@ CfgMpgModel train_cfg_mpg(const Grammar& grammar, const std::vector<ParseExample
   const ParseGames games(grammar, examples, options);
   SumOfGamesObjective<ParseGames> objective(games, options.lambda, InstanceWeighting::sum);
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(games.dimension());
-  const OptimizerOptions optimizer =
-      sum_of_games_optimizer(options.optimizer, options.max_iterations, options.objective_tolerance);
+  OptimizerOptions optimizer;
+  if (options.protocol == TrainingProtocol::certified) {
+    optimizer = sum_of_games_optimizer(options.optimizer, options.max_iterations, options.objective_tolerance);
+  } else {
+    optimizer = authors_optimizer_options(options.protocol);
+    if (options.authors_max_iterations > 0) optimizer.max_iterations = options.authors_max_iterations;
+  }
   CfgMpgModel model;
   model.score = options.score;
+  model.protocol = options.protocol;
+  model.authors_game = options.authors_game;
   model.summary = minimize_sum_of_games(objective, theta, optimizer, options.lambda, options.max_seconds);
   model.theta.assign(theta.data(), theta.data() + theta.size());
   return model;
@@ -74,7 +90,10 @@ TreePrediction predict_cfg_mpg(const Grammar& grammar, const CfgMpgModel& model,
   if (!cyk_parse(grammar, ids, {}).found)  // an unknown tag, or no rule combination
     return predict_tree(grammar, tags, words, model.theta, fallback_label);
   const CfgHammingGame parse_game(grammar, ids, model.theta, model.score);
-  const GameSolution<CnfParse> solution = solve_double_oracle(parse_game, game_options(game_tolerance));
+  const GameSolution<CnfParse> solution =
+      model.protocol != TrainingProtocol::certified
+          ? solve_double_oracle_value_repeat(parse_game, value_repeat_options(model.authors_game))
+          : solve_double_oracle(parse_game, game_options(game_tolerance));
   if (game) *game = solution.summary;
   const CnfParse& best = solution.predictor.actions[most_probable_index(solution.predictor)];
   TreePrediction prediction;

@@ -18,6 +18,7 @@
 #include "lib/base/option_checks.hpp"
 #include "lib/game/double_oracle.hpp"
 #include "lib/learn/optimizer.hpp"
+#include "lib/learn/protocol.hpp"
 #include "lib/learn/sum_of_games.hpp"
 #include "lib/metrics/cfg_hamming.hpp"
 #include "lib/structures/cfg.hpp"
@@ -33,6 +34,14 @@ struct CfgMpgOptions {
   double objective_tolerance = 1e-3;
   double game_tolerance = 1e-6;  // double-oracle gap of each sentence game
   double max_seconds = 0.0;      // wall-clock cap of a training (0 = none)
+  // How theta is found (lib/learn/protocol.hpp). certified: the fields above. authors_lbfgs /
+  // authors_adadelta: the protocol's optimizer preset (its iteration cap replaced by
+  // authors_max_iterations when > 0) from theta = 0, every game (training and prediction) by the
+  // reference's double oracle (lib/game/value_repeat_oracle.hpp: gold seeds in training, no warm
+  // start, stop when the LP value repeats or at authors_game.max_actions); game_tolerance unused.
+  TrainingProtocol protocol = TrainingProtocol::certified;
+  AuthorsGameRule authors_game;
+  int authors_max_iterations = 0;  // 0 = the preset's 200
 
   // Throws mpg::Error naming the first field out of its range (lib/base/option_checks.hpp).
   void validate() const {
@@ -40,6 +49,7 @@ struct CfgMpgOptions {
     option_checks::non_negative("MPG_cfg", "objective_tolerance", objective_tolerance);
     option_checks::non_negative("MPG_cfg", "game_tolerance", game_tolerance);
     option_checks::non_negative("MPG_cfg", "max_seconds", max_seconds);
+    option_checks::at_least("MPG_cfg", "authors_max_iterations", authors_max_iterations, 0);
   }
 };
 
@@ -74,6 +84,8 @@ class ParseGames {
 struct CfgMpgModel {
   std::vector<double> theta;  // one per rule of the grammar
   ParseScore score = ParseScore::hamming;
+  TrainingProtocol protocol = TrainingProtocol::certified;  // authors': predictions by the reference's rule
+  AuthorsGameRule authors_game;
   SumOfGamesSummary summary;
 };
 
@@ -83,7 +95,8 @@ CfgMpgModel train_cfg_mpg(const Grammar& grammar, const std::vector<ParseExample
                           const CfgMpgOptions& options);
 
 // The test-time parse of a tag sequence: the predictor's most probable action of the sentence's
-// game (ties: the action generated first), unbinarized, with the given words at the leaves. A
+// game (ties: the action generated first; an authors' protocol's model stops the game by its
+// rule, game_tolerance unused), unbinarized, with the given words at the leaves. A
 // sentence the grammar cannot parse (unknown tag, no rule combination) has no game: it gets
 // predict_tree's flat fallback tree (fallback = true, `game` untouched).
 TreePrediction predict_cfg_mpg(const Grammar& grammar, const CfgMpgModel& model, const std::vector<std::string>& tags,

@@ -42,6 +42,22 @@ Parameter features_parameter() {
                           "aligner's intersection and grow-diag-final links (the GIZA++ stand-in)");
 }
 
+Parameter protocol_parameter() {
+  return choice_parameter(
+      "protocol", "certified", training_protocol_names(),
+      "how θ is found (lib/learn/protocol.hpp): `certified` by `optimizer` to a certified objective; `authors_lbfgs` "
+      "(L-BFGS, 5 corrections, gradient tolerance 1e-6) or `authors_adadelta` (ρ 0.95, ε e⁻⁶, both stop tests, full "
+      "batch) as the authors' code, from θ = 0, every game stopped by the reference's rule (LP value repeats to 1e-8, "
+      "or 300 actions per player) and decided by its likeliest pure action; `optimizer`, `objective_tolerance`, "
+      "the game caps and `warm_actions` then unused");
+}
+
+Parameter authors_max_iterations_parameter() {
+  return integer_parameter("authors_max_iterations", 200, 1, 1000000000,
+                           "authors' protocols: optimizer iterations (the reference's 200 L-BFGS evaluations or "
+                           "AdaDelta passes; lower only to shorten a smoke run)");
+}
+
 // The parameters MPG_bip and MPG_aer share (the learner and the games' caps).
 // The default optimizer differs: MPG_aer's objective is below f(0) = 0 only within about
 // 1 / ||Phi(gold)|| of theta = 0, where plain BMRM's first step (Phi(gold) / lambda) never returns.
@@ -65,6 +81,8 @@ std::vector<Parameter> mpg_parameters(const char* default_optimizer) {
       integer_parameter("warm_actions", 50, 0, 1000000,
                         "most probable actions of a pair's last equilibrium that seed its next game (0 = none)"),
       number_parameter("max_seconds", 0.0, 0.0, 1e9, "wall-clock cap of a training (0 = none)"),
+      protocol_parameter(),
+      authors_max_iterations_parameter(),
   };
 }
 
@@ -263,6 +281,8 @@ AlignmentMpgOptions mpg_options_of(const ParameterValues& p, const std::string& 
   o.max_game_iterations = static_cast<int>(p.integer("max_game_iterations"));
   o.warm_actions = static_cast<int>(p.integer("warm_actions"));
   o.max_seconds = p.number("max_seconds");
+  o.protocol = parse_training_protocol(p.choice("protocol"), "protocol");
+  o.authors_max_iterations = static_cast<int>(p.integer("authors_max_iterations"));
   return o;
 }
 
@@ -280,6 +300,8 @@ std::function<AlignmentPrediction(const AlignmentInstance&)> AlignmentRun::predi
   model->kind = options.kind;
   model->matching = options.matching;
   model->aer = options.aer;
+  model->protocol = options.protocol;
+  model->authors_game = options.authors_game;
   model->theta = Eigen::Map<const Eigen::VectorXd>(w.data(), static_cast<Eigen::Index>(w.size()));
   const double tolerance = options.game_tolerance;
   const int iterations = options.max_game_iterations;

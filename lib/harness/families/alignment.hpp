@@ -33,6 +33,9 @@ const char* const kSets[] = {"valid", "test"};
 // ---- Methods -----------------------------------------------------------------------------------
 
 Parameter features_parameter();
+// `protocol` (lib/learn/protocol.hpp) and the authors' protocols' iteration cap.
+Parameter protocol_parameter();
+Parameter authors_max_iterations_parameter();
 
 // The parameters MPG_bip and MPG_aer share (the learner and the games' caps).
 // The default optimizer differs: MPG_aer's objective is below f(0) = 0 only within about

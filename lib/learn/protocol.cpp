@@ -1,0 +1,66 @@
+#include "lib/learn/protocol.hpp"
+
+#include "lib/base/choices.hpp"
+#include "lib/base/error.hpp"
+
+namespace mpg {
+namespace {
+
+constexpr Choice<TrainingProtocol> kProtocols[] = {
+    {"certified", TrainingProtocol::certified},
+    {"authors_lbfgs", TrainingProtocol::authors_lbfgs},
+    {"authors_adadelta", TrainingProtocol::authors_adadelta},
+};
+
+}  // namespace
+
+const std::vector<std::string>& training_protocol_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& choice : kProtocols) out.emplace_back(choice.name);
+    return out;
+  }();
+  return names;
+}
+
+TrainingProtocol parse_training_protocol(const std::string& name, const std::string& who) {
+  try {
+    return parse_choice(name, kProtocols, "protocol");
+  } catch (const Error& error) {
+    throw Error(who + ": " + error.what());
+  }
+}
+
+std::string to_string(TrainingProtocol protocol) { return choice_name(protocol, kProtocols); }
+
+ValueRepeatOptions value_repeat_options(const AuthorsGameRule& rule) {
+  ValueRepeatOptions options;
+  options.value_precision = rule.value_precision;
+  options.max_actions = rule.max_actions;
+  return options;
+}
+
+OptimizerOptions authors_optimizer_options(TrainingProtocol protocol) {
+  OptimizerOptions options;
+  options.max_iterations = 200;
+  switch (protocol) {
+    case TrainingProtocol::authors_lbfgs:
+      // Riso L-BFGS in the reference: m = 5, eps = 1e-6, at most 200 evaluations.
+      options.kind = OptimizerKind::lbfgs;
+      options.lbfgs_memory = 5;
+      options.gradient_tolerance = 1e-6;
+      return options;
+    case TrainingProtocol::authors_adadelta:
+      options.kind = OptimizerKind::adadelta;
+      options.adadelta_rho = 0.95;
+      options.adadelta_epsilon = 0.00247875217;  // e^-6
+      options.adadelta_value_tolerance = 1e-4;
+      options.adadelta_step_tolerance = 1e-6;
+      return options;
+    case TrainingProtocol::certified:
+      break;
+  }
+  throw Error("authors_optimizer_options: the certified protocol has no authors' optimizer");
+}
+
+}  // namespace mpg

@@ -1,0 +1,46 @@
+// How an MPG method finds theta (issue 53). `certified` trains to a certified optimum (the
+// committed rows); the two authors' protocols rerun the optimizers that produced the published
+// numbers, from the reference code's settings (shared/notes/mpg-java-reference.md §3.4, §4):
+//   authors_lbfgs:    L-BFGS on the non-smooth objective, 5 corrections, gradient tolerance 1e-6,
+//                     at most 200 evaluations (thesis §3.6 names L-BFGS; the reference's first
+//                     commit used it);
+//   authors_adadelta: AdaDelta, rho = 0.95, epsilon = e^-6, 200 passes, both stop tests (relative
+//                     average improvement over 10 passes < 1e-4; step < 1e-6 max(1, ||theta||)).
+// Both start at theta = 0; each game is stopped as the reference stops it (the LP value repeats
+// to 1e-8, or 300 actions per player) and the decision is the likeliest pure action.
+// A method kind that cannot run a protocol says so when the spec is read.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lib/game/value_repeat_oracle.hpp"
+#include "lib/learn/optimizer.hpp"
+
+namespace mpg {
+
+enum class TrainingProtocol { certified, authors_lbfgs, authors_adadelta };
+
+// "certified", "authors_lbfgs", "authors_adadelta", in that order.
+const std::vector<std::string>& training_protocol_names();
+// Throws mpg::Error "<who>: unknown protocol '<name>' (expected certified, authors_lbfgs or
+// authors_adadelta)".
+TrainingProtocol parse_training_protocol(const std::string& name, const std::string& who);
+std::string to_string(TrainingProtocol protocol);
+
+// The reference code's game stop rule: the restricted game is finished when its LP value repeats
+// to within value_precision after a best response is added, or when either player holds
+// max_actions actions (not a certificate; the gap at that point is reported, not tested).
+struct AuthorsGameRule {
+  double value_precision = 1e-8;
+  int max_actions = 300;
+};
+
+// The rule as options of the double oracle that applies it (lib/game/value_repeat_oracle.hpp).
+ValueRepeatOptions value_repeat_options(const AuthorsGameRule& rule);
+
+// The optimizer settings of an authors' protocol (throws for `certified`, which each model
+// configures itself).
+OptimizerOptions authors_optimizer_options(TrainingProtocol protocol);
+
+}  // namespace mpg
