@@ -32,6 +32,20 @@ std::string verdict(const std::optional<bool>& holds) {
   return holds ? (*holds ? "holds" : "**does not hold**") : "not run";
 }
 
+std::vector<std::string> protocol_variants(const nlohmann::json& spec, const std::string& method) {
+  std::vector<std::string> out;
+  const nlohmann::json methods = spec.value("methods", nlohmann::json::object());
+  if (!methods.contains(method)) return out;
+  const nlohmann::json& base = methods[method];
+  auto protocol = [](const nlohmann::json& m) { return m.value("protocol", std::string("certified")); };
+  if (protocol(base) != "certified") return out;
+  for (const auto& [name, m] : methods.items())
+    if (name != method && m.value("kind", std::string()) == base.value("kind", std::string()) &&
+        m.value("features", std::string()) == base.value("features", std::string()) && protocol(m) != "certified")
+      out.push_back(name);
+  return out;
+}
+
 Claim& Claims::add(std::string claim, std::optional<bool> holds, std::string evidence, json context) {
   claims_.push_back({std::move(claim), holds, std::move(evidence), std::move(context)});
   return claims_.back();

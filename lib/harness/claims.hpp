@@ -26,6 +26,11 @@ std::string notes_markdown(const nlohmann::json& spec, const std::vector<std::st
 // "\n## Published numbers (<source>)\n\n<table>\n" (<source>: the spec's "source").
 std::string published_section(const nlohmann::json& spec, const std::string& table_markdown);
 
+// The spec's methods that run `method` under another training protocol (issue 53): same "kind" and
+// "features", a "protocol" other than "certified"; in the spec's key order. Their rows stand beside
+// the method's against the same published number, counted apart (Standing::variant).
+std::vector<std::string> protocol_variants(const nlohmann::json& spec, const std::string& method);
+
 // ---- Claims ---------------------------------------------------------------------------------------
 
 struct Claim {
