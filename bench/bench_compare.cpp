@@ -6,6 +6,8 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <ctime>
 #include <random>
 
 #include "baselines/svm_compare.hpp"
@@ -48,10 +50,30 @@ std::pair<Eigen::VectorXd, std::vector<int>> scored_items(int n) {
   return {a, labels};
 }
 
+// Test only (tests/bench_check.sh): MPG_BENCH_TEST_DELAY_MS = d makes BM_PairwiseAucHinge burn d
+// extra milliseconds of CPU time per iteration (a busy loop, so that CPU-time figures see it too),
+// the deliberate slowdown bench/check must flag. Unset (0) for every real measurement.
+double test_delay_seconds() {
+  static const double seconds = [] {
+    const char* ms = std::getenv("MPG_BENCH_TEST_DELAY_MS");
+    return ms != nullptr ? std::atof(ms) / 1e3 : 0.0;
+  }();
+  return seconds;
+}
+
+void burn_cpu(double seconds) {
+  const std::clock_t end = std::clock() + static_cast<std::clock_t>(seconds * CLOCKS_PER_SEC);
+  while (std::clock() < end) benchmark::ClobberMemory();
+}
+
 void BM_PairwiseAucHinge(benchmark::State& state) {
   const auto [a, labels] = scored_items(static_cast<int>(state.range(0)));
   Eigen::VectorXd gradient;
-  for (auto _ : state) benchmark::DoNotOptimize(mpg::pairwise_auc_hinge(a, labels, &gradient));
+  const double delay = test_delay_seconds();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(mpg::pairwise_auc_hinge(a, labels, &gradient));
+    if (delay > 0.0) burn_cpu(delay);
+  }
 }
 BENCHMARK(BM_PairwiseAucHinge)->Arg(100)->Arg(1000)->Arg(10000);
 
