@@ -25,6 +25,7 @@ Action add_train(CLI::App& app) {
     std::string trainer;
     std::string start = "gold_direction";
     double start_potential = 0.0;
+    int sizes_per_round = JointTrainOptions{}.sizes_per_round;
     int max_iterations = 200;
     bool max_iterations_given = false;
     double tolerance = 0.0;
@@ -66,6 +67,10 @@ Action add_train(CLI::App& app) {
                       "(the reference code; its game at theta = 0 needs n+1 actions)")
       ->capture_default_str()
       ->check(CLI::IsMember({"gold_direction", "zero"}));
+  command->add_option("--sizes-per-round", s->sizes_per_round,
+                      "joint: sizes added per player per round, the best one and the next best that cut off the "
+                      "LP's solution, spread apart")
+      ->check(CLI::Range(1, 1000000));
   command->add_option("--start-potential", s->start_potential,
                       "joint with --start gold_direction: 0 = the step along Phi_gold that minimizes the objective's "
                       "bound when the predictor plays the gold labels; > 0 = the step that makes the largest |x_i . theta| "
@@ -130,6 +135,7 @@ Action add_train(CLI::App& app) {
     options.gradient.start = parse_train_start(s->start);
     options.joint.start = options.gradient.start;
     options.joint.start_potential = s->start_potential;
+    options.joint.sizes_per_round = s->sizes_per_round;
     const bool gradient_method = options.trainer == BinaryTrainer::lbfgs || options.trainer == BinaryTrainer::adadelta;
     if (!s->quiet) {
       // A line every 20 iterations, and whenever 10 s passed without one: slow iterations

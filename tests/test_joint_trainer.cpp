@@ -6,9 +6,11 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "lib/base/error.hpp"
 #include "lib/metrics/f1.hpp"
+#include "lib/models/binary/joint_strategy.hpp"
 #include "lib/models/binary/joint_trainer.hpp"
 #include "lib/models/binary/marginal_trainer.hpp"
 #include "tests/f1_objective_truth.hpp"
@@ -251,4 +253,64 @@ TEST_CASE("Joint training: new sizes and examples grown within their bands certi
   CHECK(sparse.lower_bound <= dense.objective + 1e-12);
   CHECK(dense.lower_bound <= sparse.objective + 1e-12);
   CHECK(sparse.lp_rows < dense.lp_rows);
+}
+
+TEST_CASE("Joint training: the sizes that cut off the LP's solution, best first and spread apart (worked by hand)",
+          "[joint_trainer]") {
+  using joint_detail::violating_sizes;
+  // Values at sizes 0..6. The adversary (lower is better) with size 3 in the LP: the threshold is
+  // min(values[0], values[3]) = 0.3, so sizes 2 (0.1) and 5 (0.2) cut off the LP's solution, 1 and
+  // 6 do not; size 4 is the best size, added anyway. Span 5 - 2 = 3: separation max(1, 3 / 4) = 1,
+  // so 5 (one from 4) is too close and 2 (two from 4) is taken.
+  const std::vector<double> values{0.5, 0.4, 0.1, 0.3, 0.05, 0.2, 0.35};
+  CHECK(violating_sizes(values, {3}, 4, 2, -1.0) == std::vector<long>{2});
+  CHECK(violating_sizes(values, {3}, 4, 1, -1.0) == std::vector<long>{2});
+  CHECK(violating_sizes(values, {3}, 4, 0, -1.0).empty());
+  // Best size 6: size 4 (0.05) is a candidate now and comes first, then 2 (two from 4); 5 is one
+  // from 4 and from 6.
+  CHECK(violating_sizes(values, {3}, 6, 3, -1.0) == (std::vector<long>{4, 2}));
+  // Best size 0 (the empty action, never added): candidates 4 (0.05), 2, 5; 4 first, then 2 (two
+  // from 4); 5 is one from 4.
+  CHECK(violating_sizes(values, {3}, 0, 3, -1.0) == (std::vector<long>{4, 2}));
+  // The predictor (higher is better) with size 1 in the LP: nothing beats values[0] = 0.5.
+  CHECK(violating_sizes(values, {1}, 4, 3, 1.0).empty());
+  // With the empty action worth 0 and size 3 in the LP the threshold is 0.3: sizes 1 (0.4) and 6
+  // (0.35) beat it (span 5, separation 1), best first; the best size 4 is not repeated.
+  std::vector<double> higher = values;
+  higher[0] = 0.0;
+  CHECK(violating_sizes(higher, {3}, 4, 3, 1.0) == (std::vector<long>{1, 6}));
+}
+
+TEST_CASE("Joint training with several sizes per round brackets the brute-force optimum (all 2^n actions)",
+          "[joint_trainer]") {
+  check_certificate_brackets_brute_force<JointTrainSummary>(
+      [](const BinaryProblem& problem, double lambda, double tolerance, JointTrainSummary* summary) {
+        JointTrainOptions options = joint_options(lambda, tolerance);
+        options.sizes_per_round = 4;
+        return train_f1_mpg_joint(problem, f1_settings(), options, summary);
+      });
+}
+
+TEST_CASE("Joint training with several sizes per round certifies the optimum of one size per round, in fewer rounds",
+          "[joint_trainer]") {
+  std::mt19937 rng(44);
+  const BinaryProblem problem = random_problem(200, 5, rng);
+  JointTrainOptions options = joint_options(0.1, 1e-7);
+  JointTrainSummary one, many;
+  train_f1_mpg_joint(problem, f1_settings(), options, &one);
+  options.sizes_per_round = 6;
+  train_f1_mpg_joint(problem, f1_settings(), options, &many);
+  INFO(one.report() << "\n" << many.report());
+  REQUIRE(one.converged());
+  REQUIRE(many.converged());
+  CHECK(one.sizes_per_round == 1);
+  CHECK(many.sizes_per_round == 6);
+  CHECK(many.gap <= 1e-7);
+  CHECK(many.lp_pivots > 0);
+  // Two certified intervals of width <= 1e-7 around one minimum overlap.
+  CHECK(many.lower_bound <= one.objective + 1e-12);
+  CHECK(one.lower_bound <= many.objective + 1e-12);
+  CHECK(many.iterations < one.iterations);
+  options.sizes_per_round = 0;
+  CHECK_THROWS_WITH(train_f1_mpg_joint(problem, f1_settings(), options), Catch::Contains("sizes_per_round >= 1"));
 }

@@ -33,6 +33,7 @@
 #include "lib/base/error.hpp"
 #include "lib/base/run_limits.hpp"
 #include "lib/game/glpk_basis.hpp"
+#include "lib/models/binary/joint_strategy.hpp"
 
 namespace mpg {
 namespace {
@@ -46,7 +47,7 @@ int glpk_time_limit(double seconds) {
   return seconds > 0.0 ? static_cast<int>(std::clamp(1000.0 * seconds, 1.0, 2e9)) : INT_MAX;
 }
 
-double kernel(long k, long l) { return 2.0 / static_cast<double>(k + l); }  // F1 = 2|y_hat . y| / (k + l)
+using namespace joint_detail;  // strategies and best values over the full game (joint_strategy.hpp)
 
 // The start along the gold direction d (unit vector along Phi_gold): theta = alpha d with alpha
 // minimizing the objective's bound when the predictor plays the gold labelling G (|G| = m),
@@ -96,91 +97,6 @@ double gold_direction_scale(const Eigen::VectorXd& u, const std::vector<char>& i
     }
   }
   return 0.5 * (lo + hi);
-}
-
-// A player's strategy over the full game: size weights and marginals per size (input order).
-struct SizeStrategy {
-  double empty = 0.0;               // P(|y| = 0)
-  std::vector<long> sizes;          // k >= 1
-  std::vector<double> weight;       // P(|y| = k)
-  std::vector<Eigen::VectorXd> marginal;  // P(y_i = 1, |y| = k)
-};
-
-// Makes each size's marginals exactly feasible (0 <= m_i <= weight, sum_i m_i = k weight) after
-// the LP's rounding: clip, then spread the remaining difference over the entries with room.
-void make_feasible(SizeStrategy& s) {
-  double total = s.empty;
-  for (double& w : s.weight) total += w = std::max(0.0, w);
-  if (!(total > 0.0)) throw SolverError("the joint trainer's LP returned an empty strategy");
-  s.empty /= total;
-  for (std::size_t j = 0; j < s.sizes.size(); ++j) {
-    const double w = s.weight[j] /= total;
-    Eigen::VectorXd& m = s.marginal[j];
-    m = (m / total).cwiseMax(0.0).cwiseMin(w);
-    for (int pass = 0; pass < 3; ++pass) {
-      const double missing = static_cast<double>(s.sizes[j]) * w - m.sum();
-      if (std::fabs(missing) <= 1e-15 * std::max(1.0, static_cast<double>(s.sizes[j]))) break;
-      const Eigen::VectorXd room = missing > 0.0 ? Eigen::VectorXd((w - m.array()).matrix()) : m;
-      const double available = room.sum();
-      if (!(available > 0.0)) break;
-      m += std::min(1.0, std::fabs(missing) / available) * (missing > 0.0 ? 1.0 : -1.0) * room;
-      m = m.cwiseMax(0.0).cwiseMin(w);
-    }
-  }
-}
-
-// cost[i] = sum_j kernel(sizes_j, size) marginal_j[i]: what example i adds to the expected F1 of
-// an opposing action of size `size` that includes it.
-void size_costs(const SizeStrategy& s, long size, Eigen::VectorXd& cost) {
-  cost.setZero();
-  for (std::size_t j = 0; j < s.sizes.size(); ++j) cost += kernel(s.sizes[j], size) * s.marginal[j];
-}
-
-// The l examples with the smallest costs, by (cost, index). Only which rows and columns enter the
-// LP depends on the index of a tie, never a bound.
-std::vector<long> cheapest(const Eigen::VectorXd& cost, long l) {
-  l = std::min(l, static_cast<long>(cost.size()));
-  if (l <= 0) return {};
-  std::vector<long> order(static_cast<std::size_t>(cost.size()));
-  std::iota(order.begin(), order.end(), 0L);
-  auto less = [&](long a, long b) { return cost[a] < cost[b] || (cost[a] == cost[b] && a < b); };
-  std::nth_element(order.begin(), order.begin() + (l - 1), order.end(), less);
-  order.resize(static_cast<std::size_t>(l));
-  return order;
-}
-
-// The adversary's best value at every size l = 0..n against the predictor P and potentials psi:
-// values[l] = min_{|y| = l} E_P[F1(Y_hat, y)] - psi(y) (values[0] = P(empty)).
-std::vector<double> adversary_values(const SizeStrategy& predictor, const Eigen::VectorXd& psi) {
-  const long n = psi.size();
-  std::vector<double> values(static_cast<std::size_t>(n + 1));
-  values[0] = predictor.empty;
-  Eigen::VectorXd cost(n);
-  std::vector<double> c(static_cast<std::size_t>(n));
-  for (long l = 1; l <= n; ++l) {
-    size_costs(predictor, l, cost);
-    for (long i = 0; i < n; ++i) c[static_cast<std::size_t>(i)] = cost[i] - psi[i];
-    std::nth_element(c.begin(), c.begin() + (l - 1), c.end());
-    values[static_cast<std::size_t>(l)] = std::accumulate(c.begin(), c.begin() + l, 0.0);
-  }
-  return values;
-}
-
-// The predictor's best value at every size k = 0..n against the adversary Q:
-// values[k] = max_{|y_hat| = k} E_Q[F1(y_hat, Y)] (values[0] = Q(empty)).
-std::vector<double> predictor_values(const SizeStrategy& adversary) {
-  const long n = adversary.marginal.empty() ? 0 : adversary.marginal.front().size();
-  std::vector<double> values(static_cast<std::size_t>(n + 1), 0.0);
-  values[0] = adversary.empty;
-  Eigen::VectorXd gain(n);
-  std::vector<double> g(static_cast<std::size_t>(n));
-  for (long k = 1; k <= n; ++k) {
-    size_costs(adversary, k, gain);
-    for (long i = 0; i < n; ++i) g[static_cast<std::size_t>(i)] = -gain[i];
-    std::nth_element(g.begin(), g.begin() + (k - 1), g.end());
-    values[static_cast<std::size_t>(k)] = -std::accumulate(g.begin(), g.begin() + k, 0.0);
-  }
-  return values;
 }
 
 // The restricted saddle-point LP (header comment of this file), grown and shrunk by the rounds.
@@ -465,7 +381,9 @@ class JointLp {
     auto attempt = [&](int method) {
       simplex_.tm_lim = glpk_time_limit(seconds > 0.0 ? std::max(seconds - seconds_since(started), 1e-3) : 0.0);
       simplex_.meth = method;
+      const int before = glp_get_it_cnt(lp);
       const int code = glp_simplex(lp, &simplex_);
+      pivots_ += glp_get_it_cnt(lp) - before;
       if (code == 0 && glp_get_status(lp) == GLP_OPT) return Solve::optimal;
       return code == GLP_ETMLIM ? Solve::time_limit : Solve::failed;
     };
@@ -496,6 +414,7 @@ class JointLp {
   // column numbers) and counts as rescued.
   Solve adopt_if_solved(Problem copy, const glp_smcp& parameters) {
     const int code = glp_simplex(copy.get(), &parameters);
+    pivots_ += glp_get_it_cnt(copy.get());
     if (code == GLP_ETMLIM) return Solve::time_limit;
     if (code != 0 || glp_get_status(copy.get()) != GLP_OPT) return Solve::failed;
     lp_ = std::move(copy);
@@ -536,6 +455,7 @@ class JointLp {
     return adopt_if_solved(copy_of_lp(), presolved);
   }
   long rescued() const { return rescued_; }
+  long pivots() const { return pivots_; }
   void set_pivot_limit(int limit) { pivot_limit_ = limit; }
 
   Eigen::VectorXd theta_value() const {
@@ -853,6 +773,7 @@ class JointLp {
   double lambda_, spacing_, box_;
   Problem lp_;
   long rescued_ = 0;  // LPs solved by solve_rescaled
+  long pivots_ = 0;   // simplex iterations, over every attempt
   int pivot_limit_ = 0;  // per strict attempt; 0 = by the LP's size
   glp_smcp simplex_;
   std::vector<std::vector<double>> tangents_;
@@ -882,6 +803,8 @@ nlohmann::json JointTrainSummary::to_json() const {
               {"dropped_sizes", dropped_sizes},
               {"lp_rows", lp_rows},
               {"rescued_lps", rescued_lps},
+              {"lp_pivots", lp_pivots},
+              {"sizes_per_round", sizes_per_round},
               {"seconds", seconds},
               {"lp_seconds", lp_seconds},
               {"response_seconds", response_seconds}});
@@ -891,10 +814,10 @@ nlohmann::json JointTrainSummary::to_json() const {
 std::string JointTrainSummary::report() const {
   return fmt::format(
       "{} after {} rounds: objective {:.10g} (certified gap {:.2e}), {} + {} sizes ({} dropped), {} predictor "
-      "examples ({} substituted by r_k), {} adversary rows ({} fixed in), {} unfixed, {} LP rows ({} rescued); {:.2f} s "
-      "({:.2f} s LP, {:.2f} s best responses)",
+      "examples ({} substituted by r_k), {} adversary rows ({} fixed in), {} unfixed, {} LP rows ({} rescued), {} pivots; "
+      "{:.2f} s ({:.2f} s LP, {:.2f} s best responses)",
       message, iterations, objective, gap, predictor_sizes, adversary_sizes, dropped_sizes, predictor_examples,
-      predictor_fixed, adversary_rows, adversary_fixed, unfixed, lp_rows, rescued_lps, seconds, lp_seconds,
+      predictor_fixed, adversary_rows, adversary_fixed, unfixed, lp_rows, rescued_lps, lp_pivots, seconds, lp_seconds,
       response_seconds);
 }
 
@@ -919,6 +842,7 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
                 "); use --optimizer lbfgs for lambda = 0");
   if (!(options.tolerance > 0.0)) throw Error("the joint trainer needs a tolerance > 0");
   if (options.pivot_limit < 0) throw Error("the joint trainer needs a pivot_limit >= 0 (0 = by the LP's size)");
+  if (options.sizes_per_round < 1) throw Error("the joint trainer needs sizes_per_round >= 1");
   if (!std::isfinite(options.start_potential))
     throw Error("the joint trainer needs a finite start_potential (got " + std::to_string(options.start_potential) + ")");
   if (!has_joint_trainer(settings))
@@ -980,6 +904,7 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
   }
 
   JointTrainSummary summary;
+  summary.sizes_per_round = options.sizes_per_round;
   summary.objective = std::numeric_limits<double>::infinity();
   summary.lower_bound = -std::numeric_limits<double>::infinity();
   double best_gap = std::numeric_limits<double>::infinity();
@@ -1038,11 +963,18 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
       size_costs(predictor, l, cost);
       return Eigen::VectorXd(cost - psi);
     };
-    if (best_l > 0 && !lp.has_adversary_size(best_l)) {
-      const Eigen::VectorXd cost = cost_at(best_l);
+    auto add_adversary_at = [&](long l) {
+      if (l <= 0 || lp.has_adversary_size(l)) return;
+      const Eigen::VectorXd cost = cost_at(l);
       // sparse growth: its examples ranked below l - fix_margin fixed in from the start
-      lp.add_adversary_size(best_l, options.sparse_growth ? surely(cost, best_l) : std::vector<long>{},
-                            cheapest(cost, best_l + options.row_margin));
+      lp.add_adversary_size(l, options.sparse_growth ? surely(cost, l) : std::vector<long>{},
+                            cheapest(cost, l + options.row_margin));
+    };
+    {
+      const std::vector<long> extra =
+          violating_sizes(adversary_by_size, lp.adversary_size_list(), best_l, options.sizes_per_round - 1, -1.0);
+      add_adversary_at(best_l);
+      for (long l : extra) add_adversary_at(l);
     }
     {
       const std::vector<long> sizes = lp.adversary_size_list();
@@ -1051,19 +983,27 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
         lp.update_adversary(j, cheapest(cost, sizes[j]), surely(cost, sizes[j]), near(cost, sizes[j]), adversary);
       }
     }
-    if (best_k > 0) {
+    // (for a size already in the LP: only the examples its best action takes join, as columns-to-be)
+    auto add_predictor_at = [&](long k) {
+      if (k <= 0) return;
       Eigen::VectorXd gain(n);
-      size_costs(adversary, best_k, gain);
+      size_costs(adversary, k, gain);
       const Eigen::VectorXd loss = -gain;
-      for (long i : cheapest(loss, best_k)) lp.add_predictor_example(i, options.sparse_growth);
+      for (long i : cheapest(loss, k)) lp.add_predictor_example(i, options.sparse_growth);
       if (options.sparse_growth) {
         // surely and near: ranked below k -/+ fix_margin (none fixed, all near, if fix_margin < 0)
-        const std::vector<long> in = surely(loss, best_k), band = near(loss, best_k);
+        const std::vector<long> in = surely(loss, k), band = near(loss, k);
         for (long i : band) lp.add_predictor_example(i, true);
-        lp.add_predictor_size(best_k, &in, &band);
+        lp.add_predictor_size(k, &in, &band);
       } else {
-        lp.add_predictor_size(best_k);
+        lp.add_predictor_size(k);
       }
+    };
+    {
+      const std::vector<long> extra =
+          violating_sizes(predictor_by_size, lp.predictor_size_list(), best_k, options.sizes_per_round - 1, 1.0);
+      add_predictor_at(best_k);
+      for (long k : extra) add_predictor_at(k);
     }
     {
       const std::vector<long> sizes = lp.predictor_size_list();
@@ -1101,6 +1041,7 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     summary.dropped_sizes = lp.dropped_sizes();
     summary.lp_rows = lp.rows();
     summary.rescued_lps = lp.rescued();
+    summary.lp_pivots = lp.pivots();
     summary.seconds = seconds_since(start);
     if (options.progress) options.progress(summary);
     if (summary.gap <= options.tolerance) {

@@ -58,6 +58,10 @@ struct JointTrainOptions {
   // LP, each at most once and only in a round that improved the objective; a best response
   // brings them back. 0 = never.
   int drop_idle_rounds = 10;
+  // Sizes added per player per round: the best size over the full game and, up to this many in
+  // all, the next best sizes whose values cut off the LP's solution, spread apart (1 = the best
+  // size only). The tail to a tight certificate adds the many sizes both players mix over.
+  int sizes_per_round = 1;
   // theta's first trust region is around a point along Phi_gold (start_potential below) or
   // around 0 (on ADULT's many nearly identical examples its LPs stall: docs/methods.md).
   TrainStart start = TrainStart::gold_direction;
@@ -95,6 +99,8 @@ struct JointTrainSummary {
   long dropped_sizes = 0;      // idle sizes removed, over the run
   int lp_rows = 0;
   long rescued_lps = 0;        // rounds whose LP only the scaled copy at GLPK's default tolerances solved
+  long lp_pivots = 0;          // simplex iterations over all LP solves (rescue copies included)
+  int sizes_per_round = 1;     // the option the run used
   double seconds = 0.0;
   double lp_seconds = 0.0;
   double response_seconds = 0.0;  // best responses over the full game, bounds, row generation
