@@ -9,6 +9,7 @@
 #include "cli/solver_choice.hpp"
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/models/binary/authors_protocol.hpp"
 #include "lib/models/binary/binary_mpg.hpp"
 
 namespace mpg::cli {
@@ -40,9 +41,11 @@ Action add_predict(CLI::App& app) {
   command->add_option("--decision", s->decision,
                       "F1: maximin (the pure action with the best guaranteed payoff, a function of the "
                       "potentials alone: no solver changes it) or likeliest (the papers' rule: the most "
-                      "probable action of the predictor strategy the solver returns); docs/methods.md")
+                      "probable action of the predictor strategy the solver returns); authors: the authors' "
+                      "protocols' game (the reference's stop rule: LP value repeated to 1e-8 or 300 actions per "
+                      "player) and its likeliest action, the solver options not applying; docs/methods.md")
       ->capture_default_str()
-      ->check(CLI::IsMember({"maximin", "likeliest"}));
+      ->check(CLI::IsMember({"maximin", "likeliest", "authors"}));
   add_game_options(*command, s->game);
   add_game_progress(*command, s->game);
   add_solver_choice(*command, s->choice);
@@ -54,10 +57,11 @@ Action add_predict(CLI::App& app) {
         load_binary_problem(s->test_path, model.positive_label, model.feature_count, model.bias);
     BinaryPredictOptions options;
     options.solver = parse_binary_game_solver(s->choice.solver);
-    options.decision = parse_decision_rule(s->decision);
+    if (s->decision != "authors") options.decision = parse_decision_rule(s->decision);
     options.double_oracle = s->game;
     options.marginals = s->choice.marginal_options(s->game);
-    const BinaryPrediction prediction = predict_binary_mpg(model, problem, options);
+    const BinaryPrediction prediction = s->decision == "authors" ? predict_binary_mpg_authors(model, problem)
+                                                                 : predict_binary_mpg(model, problem, options);
     const std::size_t n = problem.labels.size();
     if (!s->predictions_path.empty()) {
       std::vector<char> predicted(n, 0);

@@ -23,6 +23,7 @@ Action add_train(CLI::App& app) {
     double k_fraction = 0.5;
     std::string adversary = "unrestricted";
     std::string trainer;
+    std::string protocol;
     std::string start = "gold_direction";
     double start_potential = 0.0;
     int sizes_per_round = JointTrainOptions{}.sizes_per_round;
@@ -61,6 +62,9 @@ Action add_train(CLI::App& app) {
       ->check(CLI::IsMember({"unrestricted", "exactly_k"}));
   add_parameter(*command, parameters.at("trainer"), s->trainer)
       ->description(parameters.at("trainer").help + "; --optimizer is its older name");
+  add_parameter(*command, parameters.at("protocol"), s->protocol)
+      ->description(parameters.at("protocol").help +
+                    " (the same as --optimizer authors_lbfgs / authors_adadelta; --start does not apply)");
   command->add_option("--start", s->start,
                       "Initial theta (lbfgs, adadelta; joint: the center of its first trust region): "
                       "gold_direction (unit step along Phi(x, y_gold)) or zero "
@@ -110,6 +114,9 @@ Action add_train(CLI::App& app) {
   smoothing->description(smoothing->get_description() + "; cutting_plane: off unless given");
 
   return [s, smoothing] {
+    // An authors' protocol with another trainer is refused before any work (the spec's message).
+    const BinaryTrainer chosen = trainer_for_protocol(parse_training_protocol(s->protocol, "protocol"),
+                                                      parse_binary_trainer(s->trainer), "trainer");
     require_output_file(s->model_path, "--model");
     const BinaryProblem problem = load_binary_problem(s->train_path, s->positive_label);
     problem.require_both_classes(s->positive_label);
@@ -118,7 +125,7 @@ Action add_train(CLI::App& app) {
     settings.k_fraction = s->k_fraction;
     settings.restriction = parse_adversary_restriction(s->adversary);
     BinaryTrainingOptions options;
-    options.trainer = resolve_trainer(parse_binary_trainer(s->trainer), settings);
+    options.trainer = resolve_trainer(chosen, settings);
     options.lambda = s->lambda;
     options.tolerance = s->tolerance;
     options.max_seconds = s->game.max_seconds;
@@ -136,7 +143,8 @@ Action add_train(CLI::App& app) {
     options.joint.start = options.gradient.start;
     options.joint.start_potential = s->start_potential;
     options.joint.sizes_per_round = s->sizes_per_round;
-    const bool gradient_method = options.trainer == BinaryTrainer::lbfgs || options.trainer == BinaryTrainer::adadelta;
+    const bool gradient_method = options.trainer == BinaryTrainer::lbfgs || options.trainer == BinaryTrainer::adadelta ||
+                                 is_authors_trainer(options.trainer);
     if (!s->quiet) {
       // A line every 20 iterations, and whenever 10 s passed without one: slow iterations
       // (hard games) show the restricted-game solves inside them.
@@ -184,7 +192,10 @@ Action add_train(CLI::App& app) {
     // The model with its training summary and the common fields.
     model.positive_label = s->positive_label;
     nlohmann::json training = summary.to_json();
-    if (gradient_method || options.trainer == BinaryTrainer::joint) training["start"] = s->start;
+    if (is_authors_trainer(options.trainer))
+      training["start"] = "zero";
+    else if (gradient_method || options.trainer == BinaryTrainer::joint)
+      training["start"] = s->start;
     if (options.trainer == BinaryTrainer::joint) training["start_potential"] = s->start_potential;
     training["file"] = s->train_path;
     training["examples"] = problem.labels.size();

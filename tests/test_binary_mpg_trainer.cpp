@@ -131,7 +131,8 @@ TEST_CASE("train_binary_mpg_model: auto picks the metric's dual trainer, the sam
   CHECK(capped.to_json()["status"] == "L-BFGS stopped: reached the iteration limit (3)");
   CHECK(parse_binary_trainer("auto") == BinaryTrainer::automatic);
   CHECK_THROWS_WITH(parse_binary_trainer("sgd"),
-                    "unknown trainer 'sgd' (expected auto, dual, marginals, joint, cutting_plane, lbfgs or adadelta)");
+                    "unknown trainer 'sgd' (expected auto, dual, marginals, joint, cutting_plane, lbfgs, adadelta, "
+                    "authors_lbfgs or authors_adadelta)");
   options.trainer = BinaryTrainer::marginals;
   options.max_iterations = 0;
   CHECK_THROWS_AS(train_binary_mpg_model(problem, precision_settings(AdversaryRestriction::exactly_k), options), Error);

@@ -16,6 +16,7 @@ std::string to_string(DoubleOracleStatus status) {
       return "not converged: both best responses already generated (LP accuracy)";
     case DoubleOracleStatus::inconsistent:
       return "failed: negative gap beyond the tolerance (rounding swamped the payoffs)";
+    case DoubleOracleStatus::value_repeated: return "not converged: the LP value repeated (the reference's stop rule)";
   }
   return "unknown";
 }

@@ -12,6 +12,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <nlohmann/json_fwd.hpp>
@@ -48,6 +49,17 @@ struct DoubleOracleOptions {
   // (SmoothedResponses in restricted_game.hpp; 0 = off). 2-5x fewer iterations on F1 games at small potentials.
   double smoothing = 0.9;
   const LpBackend* lp_backend = nullptr;  // nullptr = default_lp_backend() (GLPK)
+  // certified: stop at gap <= tolerance (above). value_repeat: the reference code's rule
+  // (shared/notes/mpg-java-reference.md §2.3), not a certificate: after each LP solve, stop when
+  // its value equals the previous solve's once both are rounded to value_precision; else stop
+  // when a player holds max_actions actions (set it: 300 in the reference). Each iteration solves
+  // the LP, adds the adversary's best response, solves again and adds the predictor's, each only
+  // if its value differs from the LP value at value_precision: one action per player, never
+  // pruned (prune_after, extra_responses and smoothing do not apply). The gap of the last LP's
+  // strategies is computed at the stop and reported (converged if it is <= tolerance).
+  enum class StopRule { certified, value_repeat };
+  StopRule stop_rule = StopRule::certified;
+  double value_precision = 1e-8;
   // Called after every iteration with the summary so far (iterations, gap, bounds, supports,
   // seconds), e.g. for a progress line; empty = not called.
   std::function<void(const DoubleOracleSummary&)> progress;
@@ -55,7 +67,9 @@ struct DoubleOracleOptions {
 
 // inconsistent: a gap below -tolerance, impossible in exact arithmetic (the best responses' values bound the
 // game value from both sides): the LP's rounding swamped the payoffs, so the result is not an equilibrium.
-enum class DoubleOracleStatus { converged, iteration_limit, action_limit, time_limit, stalled, inconsistent };
+// value_repeated: StopRule::value_repeat stopped at a repeated LP value with a gap > tolerance.
+enum class DoubleOracleStatus { converged, iteration_limit, action_limit, time_limit, stalled, inconsistent,
+                                value_repeated };
 
 std::string to_string(DoubleOracleStatus status);
 
@@ -88,6 +102,89 @@ struct GameSolution {
   DoubleOracleSummary summary;
 };
 
+// Equal once rounded to `precision` (the reference's equality test of values, §2.3).
+inline bool equal_at_precision(double a, double b, double precision) {
+  return std::round(a / precision) == std::round(b / precision);
+}
+
+// DoubleOracleOptions::StopRule::value_repeat (see there) on a seeded restricted game. The
+// reference solves a maximizer LP and a minimizer LP in turn; our LP gives both players'
+// strategies at once, so each half-step is one solve. Its best responses are ours (exact; the
+// reference breaks ties between equally good actions by its own orders, so a game it stops
+// early can end elsewhere than ours). Returns the last LP's strategies (the reference's
+// decision and gradient read them) and the gap of both best responses to them.
+template <class Action>
+GameSolution<Action> solve_until_value_repeats(const Game<Action>& game, const DoubleOracleOptions& options,
+                                               RestrictedGame<Action>& restricted,
+                                               std::chrono::steady_clock::time_point start) {
+  GameSolution<Action> solution;
+  DoubleOracleSummary& summary = solution.summary;
+  const auto cap = static_cast<std::size_t>(std::max(options.max_actions, 0));
+  const double precision = options.value_precision;
+  double previous = std::numeric_limits<double>::quiet_NaN();
+  // One LP solve; true when the rule stops the game (the value repeated or a cap was reached).
+  auto solve_and_test = [&](bool predictor_cap) {
+    const double value = restricted.solve().value;
+    summary.value = value;
+    const bool repeated = !std::isnan(previous) && equal_at_precision(previous, value, precision);
+    previous = value;
+    if (repeated) {
+      summary.status = DoubleOracleStatus::value_repeated;
+      return true;
+    }
+    const std::size_t held = predictor_cap ? restricted.rows().size() : restricted.columns().size();
+    if (cap > 0 && held >= cap) {
+      summary.status = DoubleOracleStatus::action_limit;
+      return true;
+    }
+    return false;
+  };
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  for (;;) {
+    ++summary.iterations;
+    if (solve_and_test(true)) break;
+    const auto column = game.adversary_best_response(restricted.predictor());
+    const bool add_column =
+        !equal_at_precision(summary.value, column.value, precision) && !restricted.has_column(column.action);
+    if (add_column) restricted.add_column(column.action, game.potential(column.action));
+    if (solve_and_test(false)) break;
+    const auto row = game.predictor_best_response(restricted.adversary());
+    const bool add_row = !equal_at_precision(summary.value, row.value, precision) && !restricted.has_row(row.action);
+    if (add_row) restricted.add_row(row.action);
+    if (!add_column && !add_row) {
+      summary.status = DoubleOracleStatus::stalled;  // re-labelled below if the gap certifies it
+      restricted.solve();
+      break;
+    }
+    if (options.max_iterations > 0 && summary.iterations >= options.max_iterations) {
+      summary.status = DoubleOracleStatus::iteration_limit;
+      restricted.solve();
+      break;
+    }
+    if (options.max_seconds > 0.0 && elapsed() >= options.max_seconds) {
+      summary.status = DoubleOracleStatus::time_limit;
+      restricted.solve();
+      break;
+    }
+  }
+  // The gap of the last LP's strategies: both best responses to them.
+  summary.value = restricted.equilibrium().value;
+  solution.predictor = restricted.predictor();
+  solution.adversary = restricted.adversary();
+  summary.predictor_response_value = game.predictor_best_response(solution.adversary).value;
+  summary.adversary_response_value = game.adversary_best_response(solution.predictor).value;
+  summary.gap = summary.predictor_response_value - summary.adversary_response_value;
+  if (summary.gap <= options.tolerance) summary.status = DoubleOracleStatus::converged;
+  summary.predictor_actions = restricted.generated_rows();
+  summary.adversary_actions = restricted.generated_columns();
+  summary.lp_seconds = restricted.lp_seconds();
+  summary.predictor_support = static_cast<int>(solution.predictor.size());
+  summary.adversary_support = static_cast<int>(solution.adversary.size());
+  summary.seconds = elapsed();
+  if (options.progress) options.progress(summary);
+  return solution;
+}
+
 // Solves the game. Extra seed actions (e.g. the gold labelling during training, or the previous
 // equilibrium's supports as a warm start) are appended to the game's initial sets when legal.
 template <class Action>
@@ -118,6 +215,8 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
   RestrictedGame<Action> restricted(game, std::move(rows), std::move(columns), potentials,
                                     {options.prune_after, options.extra_responses, options.smoothing, options.lp_backend});
   auto column_of = [&game](const Action& action) { return std::pair{game.potential(action), NoColumnData{}}; };
+  if (options.stop_rule == DoubleOracleOptions::StopRule::value_repeat)
+    return solve_until_value_repeats(game, options, restricted, start);
 
   GameSolution<Action> solution;
   DoubleOracleSummary& summary = solution.summary;

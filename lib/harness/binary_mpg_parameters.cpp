@@ -3,6 +3,7 @@
 #include "lib/harness/binary_mpg_parameters.hpp"
 
 #include "lib/game/double_oracle.hpp"
+#include "lib/learn/protocol.hpp"
 #include "lib/metrics/f1_marginal_solver.hpp"
 #include "lib/models/binary/binary_mpg_trainer.hpp"
 
@@ -14,14 +15,25 @@ const ParameterTable& binary_mpg_parameters() {
     const DoubleOracleOptions game;
     const MarginalSolverOptions marginals;
     Parameter trainer = choice_parameter(
-        "trainer", "auto", {"auto", "marginals", "joint", "cutting_plane", "dual", "lbfgs", "adadelta"},
+        "trainer", "auto",
+        {"auto", "marginals", "joint", "cutting_plane", "dual", "lbfgs", "adadelta", "authors_lbfgs", "authors_adadelta"},
         "auto: P@k by its dual trainer, F1 by cutting planes with the double oracle folded in "
         "(cutting_plane); marginals (F1 only): the proximal bundle over games solved over "
         "marginals, same certificate, not yet faster; joint (F1 only): one saddle-point LP "
         "over both players' marginals and theta, same certificate (docs/methods.md); dual (P@k with the "
         "unrestricted adversary only): ADMM on the closed-form objective, same certificate; lbfgs or adadelta: "
-        "one solved game per objective evaluation, uncertified");
+        "one solved game per objective evaluation, uncertified; authors_lbfgs, authors_adadelta: the authors' "
+        "protocols (the parameter protocol)");
     trainer.aliases = {"optimizer"};
+    Parameter protocol = choice_parameter(
+        "protocol", "certified", training_protocol_names(),
+        "certified: the trainer's certified optimum, prediction as game_solver says; authors_lbfgs / "
+        "authors_adadelta: the reference code's protocol (lib/models/binary/authors_protocol.hpp): from theta = 0, "
+        "L-BFGS (5 corrections, gradient tolerance 1e-6, at most 200 evaluations) or AdaDelta (rho 0.95, "
+        "epsilon e^-6, 200 passes, the reference's two stop tests), every game stopped as the reference stops it "
+        "(its LP value repeats to 1e-8, or 300 actions per player), prediction by the likeliest action of the "
+        "final predictor strategy; trainer must then be auto and game_solver, game_tolerance and the game caps "
+        "do not apply");
     Parameter game_solver = choice_parameter(
         "game_solver", "auto", {"auto", "double_oracle", "marginals"},
         "solver of the validation and test games: auto (F1 over marginals, P@k in closed "
@@ -41,6 +53,7 @@ const ParameterTable& binary_mpg_parameters() {
                           "rounds over marginals; cutting_plane: double-oracle solves) (0 = none): a "
                           "deterministic cap, reported as not converged"),
         trainer,
+        protocol,
         game_solver,
         number_parameter("game_tolerance", game.tolerance, 0.0, 1.0,
                          "a validation or test game stops at this equilibrium gap", true),

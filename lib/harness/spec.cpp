@@ -7,10 +7,14 @@
 #include <cmath>
 #include <set>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
+#include "lib/learn/protocol.hpp"
 
 namespace mpg::harness {
 
@@ -229,6 +233,16 @@ void validate_spec(const json& spec, const std::string& path) {
         std::string known;
         for (const auto& k : family->methods()) known += (known.empty() ? "" : ", ") + k.kind;
         v.fail(where + ".kind", "unknown method kind '" + clipped(kind) + "' (known: " + known + ")");
+      }
+      // A training protocol (lib/learn/protocol.hpp) given to a kind that runs none.
+      if (m.contains("protocol") && !declared->parameters.contains("protocol")) {
+        std::string with;
+        for (const auto& k : family->methods())
+          if (k.parameters.contains("protocol")) with += (with.empty() ? "" : ", ") + k.kind;
+        v.fail(where + ".protocol", "method kind '" + kind + "' runs no training protocol (protocol " +
+                                        fmt::format("{}", fmt::join(training_protocol_names(), ", ")) +
+                                        (with.empty() ? std::string(" is for no kind of this family)")
+                                                      : " is a parameter of kind " + with + ")"));
       }
       declared->parameters.validate(m, where, v, {"kind"});
     }

@@ -16,6 +16,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/learn/cut_model.hpp"
+#include "lib/learn/lbfgs_status.hpp"
 #include "lib/learn/simplex_qp.hpp"
 
 namespace mpg {
@@ -53,10 +54,16 @@ struct TrackedObjective {
   double best_value = std::numeric_limits<double>::infinity();
   Eigen::VectorXd best_theta;
   Eigen::VectorXd best_gradient;
+  double last_value = std::numeric_limits<double>::infinity();  // of the last evaluation
+  Eigen::VectorXd last_theta;
+  Eigen::VectorXd last_gradient;
 
   double evaluate(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) {
     ++evaluations;
     const double value = objective.evaluate(theta, gradient);
+    last_value = value;
+    last_theta = theta;
+    last_gradient = gradient;
     if (std::isfinite(value) && gradient.allFinite() && value < best_value) {
       best_value = value;
       best_theta = theta;
@@ -100,82 +107,6 @@ void validate(const OptimizerOptions& options) {
 
 // ---- L-BFGS (liblbfgs) ----
 
-std::string lbfgs_status_text(int status) {
-  switch (status) {
-    case LBFGS_SUCCESS:
-      return "L-BFGS converged: gradient norm below tolerance";
-    case LBFGS_STOP:
-      return "L-BFGS converged: relative decrease of the objective below tolerance";
-    case LBFGS_ALREADY_MINIMIZED:
-      return "L-BFGS: the starting point already satisfies the gradient tolerance";
-    case LBFGSERR_UNKNOWNERROR:
-      return "L-BFGS: unknown error";
-    case LBFGSERR_LOGICERROR:
-      return "L-BFGS: logic error";
-    case LBFGSERR_OUTOFMEMORY:
-      return "L-BFGS: out of memory";
-    case LBFGSERR_CANCELED:
-      return "L-BFGS: canceled";
-    case LBFGSERR_INVALID_N:
-      return "L-BFGS: invalid number of variables";
-    case LBFGSERR_INVALID_N_SSE:
-      return "L-BFGS: invalid number of variables for the SSE build";
-    case LBFGSERR_INVALID_X_SSE:
-      return "L-BFGS: variables not 16-byte aligned for the SSE build";
-    case LBFGSERR_INVALID_EPSILON:
-      return "L-BFGS: invalid gradient tolerance (epsilon)";
-    case LBFGSERR_INVALID_TESTPERIOD:
-      return "L-BFGS: invalid 'past' period";
-    case LBFGSERR_INVALID_DELTA:
-      return "L-BFGS: invalid value tolerance (delta)";
-    case LBFGSERR_INVALID_LINESEARCH:
-      return "L-BFGS: invalid line search";
-    case LBFGSERR_INVALID_MINSTEP:
-      return "L-BFGS: invalid minimum step";
-    case LBFGSERR_INVALID_MAXSTEP:
-      return "L-BFGS: invalid maximum step";
-    case LBFGSERR_INVALID_FTOL:
-      return "L-BFGS: invalid line-search ftol";
-    case LBFGSERR_INVALID_WOLFE:
-      return "L-BFGS: invalid Wolfe coefficient";
-    case LBFGSERR_INVALID_GTOL:
-      return "L-BFGS: invalid line-search gtol";
-    case LBFGSERR_INVALID_XTOL:
-      return "L-BFGS: invalid line-search xtol";
-    case LBFGSERR_INVALID_MAXLINESEARCH:
-      return "L-BFGS: invalid maximum number of line-search evaluations";
-    case LBFGSERR_INVALID_ORTHANTWISE:
-      return "L-BFGS: invalid OWL-QN coefficient";
-    case LBFGSERR_INVALID_ORTHANTWISE_START:
-      return "L-BFGS: invalid OWL-QN start index";
-    case LBFGSERR_INVALID_ORTHANTWISE_END:
-      return "L-BFGS: invalid OWL-QN end index";
-    case LBFGSERR_OUTOFINTERVAL:
-      return "L-BFGS stopped: line-search step left the interval of uncertainty";
-    case LBFGSERR_INCORRECT_TMINMAX:
-      return "L-BFGS stopped: line-search interval of uncertainty became too small";
-    case LBFGSERR_ROUNDING_ERROR:
-      return "L-BFGS stopped: rounding errors prevent further progress in the line search "
-             "(common at kinks of a non-smooth objective)";
-    case LBFGSERR_MINIMUMSTEP:
-      return "L-BFGS stopped: line-search step became smaller than the minimum step";
-    case LBFGSERR_MAXIMUMSTEP:
-      return "L-BFGS stopped: line-search step became larger than the maximum step";
-    case LBFGSERR_MAXIMUMLINESEARCH:
-      return "L-BFGS stopped: line search reached its maximum number of evaluations";
-    case LBFGSERR_MAXIMUMITERATION:
-      return "L-BFGS stopped: reached the iteration limit";
-    case LBFGSERR_WIDTHTOOSMALL:
-      return "L-BFGS stopped: relative width of the line-search interval below xtol";
-    case LBFGSERR_INVALIDPARAMETERS:
-      return "L-BFGS stopped: negative line-search step";
-    case LBFGSERR_INCREASEGRADIENT:
-      return "L-BFGS stopped: search direction does not decrease the objective";
-    default:
-      return "L-BFGS: unrecognized status code " + std::to_string(status);
-  }
-}
-
 bool lbfgs_converged(int status) {
   return status == LBFGS_SUCCESS || status == LBFGS_STOP || status == LBFGS_ALREADY_MINIMIZED;
 }
@@ -203,6 +134,7 @@ struct LbfgsContext {
   Eigen::VectorXd gradient;  // written by Objective, copied into liblbfgs's g
   std::vector<double> values;  // f_0 (start), f_1, ... after each iteration
   int iterations = 0;
+  bool evaluation_limit = false;  // OptimizerOptions::max_evaluations reached
   std::exception_ptr error;
 };
 
@@ -215,8 +147,11 @@ lbfgsfloatval_t lbfgs_evaluate(void* instance, const lbfgsfloatval_t* x, lbfgsfl
     gradient_out = context.start_gradient;
     return context.start_value;
   }
-  // After a failure: a NaN value with zero gradient ends the line search, then progress cancels.
-  if (context.error) {
+  // After a failure or at the evaluation cap: a NaN value with zero gradient ends the line
+  // search, then progress cancels.
+  const int cap = context.options.max_evaluations;
+  if (cap > 0 && context.tracked.evaluations >= cap) context.evaluation_limit = true;
+  if (context.error || context.evaluation_limit) {
     gradient_out.setZero();
     return kNaN;
   }
@@ -237,8 +172,8 @@ int lbfgs_progress(void* instance, const lbfgsfloatval_t* /*x*/, const lbfgsfloa
                    const lbfgsfloatval_t gnorm, const lbfgsfloatval_t /*step*/, int /*n*/, int k,
                    int /*ls*/) {
   auto& context = *static_cast<LbfgsContext*>(instance);
-  if (context.error) return LBFGSERR_CANCELED;
   context.iterations = k;
+  if (context.error || context.evaluation_limit) return LBFGSERR_CANCELED;
   if (context.options.progress) {
     try {
       context.options.progress(k, fx, gnorm);
@@ -283,6 +218,10 @@ void run_lbfgs(TrackedObjective& tracked, const OptimizerOptions& options,
   // progress where More-Thuente and strong Wolfe stop after a few iterations at a kink.
   parameters.linesearch =
       options.lbfgs_armijo_only ? LBFGS_LINESEARCH_BACKTRACKING_ARMIJO : LBFGS_LINESEARCH_BACKTRACKING_WOLFE;
+  if (options.lbfgs_more_thuente) {
+    parameters.linesearch = LBFGS_LINESEARCH_MORETHUENTE;
+    parameters.max_linesearch = 20;
+  }
 
   const int status = lbfgs(static_cast<int>(n), x.get(), nullptr, lbfgs_evaluate, lbfgs_progress,
                            &context, &parameters);
@@ -293,6 +232,10 @@ void run_lbfgs(TrackedObjective& tracked, const OptimizerOptions& options,
                    : status == LBFGSERR_MAXIMUMITERATION ? OptimizerStatus::iteration_limit
                                                          : OptimizerStatus::stopped;
   summary.message = lbfgs_status_text(status);
+  if (context.evaluation_limit) {
+    summary.status = OptimizerStatus::iteration_limit;
+    summary.message = "L-BFGS stopped: reached the evaluation limit (" + std::to_string(options.max_evaluations) + ")";
+  }
   if (status == LBFGSERR_MAXIMUMITERATION) {
     summary.message += " (" + std::to_string(options.max_iterations) + ")";
   }
@@ -311,13 +254,17 @@ void run_adadelta(TrackedObjective& tracked, const OptimizerOptions& options,
   Eigen::ArrayXd mean_squared_step = Eigen::ArrayXd::Zero(theta.size());      // E[dx^2]
   // Values of the last <= 11 iterates (the current one and up to 10 before it), for the
   // average-change test; the initial point counts as the first value.
-  std::deque<double> recent_values{value};
-  constexpr std::size_t kValueWindow = 10;
+  // The reference's record (adadelta_reference_tests) holds the values after each step only.
+  const bool reference = options.adadelta_reference_tests;
+  std::deque<double> recent_values;
+  if (!reference) recent_values.push_back(value);
+  const std::size_t kept_values = reference ? 10 : 11;
   constexpr std::size_t kMinValuesBeforeValueTest = 6;
+  std::size_t recorded = 0;  // values recorded after steps
 
   int iteration = 0;
   for (;;) {
-    if (gradient_is_small(gradient, theta, options.gradient_tolerance)) {
+    if (!reference && gradient_is_small(gradient, theta, options.gradient_tolerance)) {
       summary.status = OptimizerStatus::converged;
       summary.message = "AdaDelta converged: gradient norm below tolerance";
       break;
@@ -348,13 +295,16 @@ void run_adadelta(TrackedObjective& tracked, const OptimizerOptions& options,
     // Stop tests of the reference code: the average change per iteration over the last <= 10
     // iterations, |v_{t-w} - v_t| / w, relative to |v_t|; or a step that no longer moves theta.
     // In absolute value: an objective that keeps rising is not "converged".
+    // The reference: (v_{t-9} - v_t) / 10, or (v_1 - v_t) / t before 10 values.
     recent_values.push_back(value);
-    if (recent_values.size() > kValueWindow + 1) recent_values.pop_front();
-    const double window = static_cast<double>(recent_values.size() - 1);
+    ++recorded;
+    if (recent_values.size() > kept_values) recent_values.pop_front();
+    const double window = reference ? static_cast<double>(std::min<std::size_t>(10, recorded))
+                                    : static_cast<double>(recent_values.size() - 1);
     const double average_change = std::abs(recent_values.front() - value) / window /
                                   std::max(std::abs(value), std::numeric_limits<double>::min());
-    if (recent_values.size() >= kMinValuesBeforeValueTest &&
-        average_change < options.adadelta_value_tolerance) {
+    const bool enough_values = (reference ? recorded : recent_values.size()) >= kMinValuesBeforeValueTest;
+    if (enough_values && average_change < options.adadelta_value_tolerance) {
       summary.status = OptimizerStatus::converged;
       summary.message = "AdaDelta converged: average relative change below tolerance";
       break;
@@ -549,10 +499,16 @@ OptimizerSummary minimize(Objective& objective, Eigen::VectorXd& theta,
     run_cutting_plane(tracked, options, summary);
   }
 
-  theta = tracked.best_theta;
   summary.evaluations = tracked.evaluations;
-  summary.final_value = tracked.best_value;
-  summary.gradient_norm = tracked.best_gradient.norm();
+  if (options.return_last_iterate && options.kind == OptimizerKind::adadelta && std::isfinite(tracked.last_value)) {
+    theta = tracked.last_theta;
+    summary.final_value = tracked.last_value;
+    summary.gradient_norm = tracked.last_gradient.norm();
+  } else {
+    theta = tracked.best_theta;
+    summary.final_value = tracked.best_value;
+    summary.gradient_norm = tracked.best_gradient.norm();
+  }
   summary.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   return summary;

@@ -51,6 +51,20 @@ struct OptimizerOptions {
   double adadelta_epsilon = 0.00247875217;  // e^-6
   double adadelta_value_tolerance = 1e-4;
   double adadelta_step_tolerance = 1e-6;
+  // The reference's own record of these tests (AdaDeltaSGDLite's Record, mpg-java-reference.md
+  // §3.4): only the values after each step are recorded (not the start's); the average change is
+  // (v_{t-9} - v_t) / 10 once 10 values are recorded, else (v_1 - v_t) / t; the value test runs
+  // from the 6th value on; no test of the raw gradient. (Its second step test, against
+  // max(1, ||theta||_1), is implied by the one against max(1, ||theta||_2).)
+  bool adadelta_reference_tests = false;
+  // AdaDelta: return the last iterate (as the reference does) instead of the best point seen.
+  bool return_last_iterate = false;
+  // L-BFGS: cap on objective evaluations, the start's included (0 = none); the reference's Riso
+  // L-BFGS counts evaluations. A run stopped by it is reported as at its iteration limit.
+  int max_evaluations = 0;
+  // L-BFGS line search: More and Thuente's (strong Wolfe, at most 20 evaluations per search), the
+  // MCSRCH of Nocedal's L-BFGS that the reference ran, instead of backtracking.
+  bool lbfgs_more_thuente = false;
   // Cutting plane: the objective's strongly convex part lambda/2 ||theta||^2 (lambda =
   // `regularization` > 0, required) is kept exact and R = objective - that part is
   // approximated from below by the cuts R(theta_j) + g_j . (theta - theta_j), g_j = gradient -

@@ -49,6 +49,9 @@ OptimizerOptions authors_optimizer_options(TrainingProtocol protocol) {
       options.kind = OptimizerKind::lbfgs;
       options.lbfgs_memory = 5;
       options.gradient_tolerance = 1e-6;
+      options.past = 0;  // no value test (Riso's L-BFGS has none)
+      options.max_evaluations = 200;
+      options.lbfgs_more_thuente = true;
       return options;
     case TrainingProtocol::authors_adadelta:
       options.kind = OptimizerKind::adadelta;
@@ -56,6 +59,8 @@ OptimizerOptions authors_optimizer_options(TrainingProtocol protocol) {
       options.adadelta_epsilon = 0.00247875217;  // e^-6
       options.adadelta_value_tolerance = 1e-4;
       options.adadelta_step_tolerance = 1e-6;
+      options.adadelta_reference_tests = true;
+      options.return_last_iterate = true;
       return options;
     case TrainingProtocol::certified:
       break;

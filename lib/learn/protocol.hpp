@@ -2,10 +2,11 @@
 // committed rows); the two authors' protocols rerun the optimizers that produced the published
 // numbers, from the reference code's settings (shared/notes/mpg-java-reference.md §3.4, §4):
 //   authors_lbfgs:    L-BFGS on the non-smooth objective, 5 corrections, gradient tolerance 1e-6,
-//                     at most 200 evaluations (thesis §3.6 names L-BFGS; the reference's first
-//                     commit used it);
+//                     at most 200 evaluations, More-Thuente line search, no value test (thesis
+//                     §3.6 names L-BFGS; the reference's first commit used Riso's L-BFGS);
 //   authors_adadelta: AdaDelta, rho = 0.95, epsilon = e^-6, 200 passes, both stop tests (relative
-//                     average improvement over 10 passes < 1e-4; step < 1e-6 max(1, ||theta||)).
+//                     average improvement over 10 passes < 1e-4; step < 1e-6 max(1, ||theta||)),
+//                     kept as the reference's record keeps them; its last iterate is the result.
 // Both start at theta = 0; each game is stopped as the reference stops it (the LP value repeats
 // to 1e-8, or 300 actions per player) and the decision is the likeliest pure action.
 // A method kind that cannot run a protocol says so when the spec is read.

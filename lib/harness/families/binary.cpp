@@ -164,7 +164,8 @@ json mpg_validate(const TaskData& t, const ParameterValues& p) {
   options.tolerance = p.number("objective_tolerance");
   options.max_seconds = p.number("max_seconds");
   options.max_game_solves = p.integer("max_game_solves");
-  options.trainer = parse_binary_trainer(p.choice("trainer"));
+  options.trainer = trainer_for_protocol(parse_training_protocol(p.choice("protocol"), "protocol"),
+                                        parse_binary_trainer(p.choice("trainer")), "trainer");
   BinaryTrainingSummary summary;
   const BinaryModel model =
       train_binary_mpg_model({"train part", t.data.train, t.train_labels}, t.metric, options, &summary);
@@ -173,7 +174,12 @@ json mpg_validate(const TaskData& t, const ParameterValues& p) {
   result["weights"] = to_std_vector(model.theta);
   const auto t0 = clock_type::now();
   const BinaryProblem validation{"validation part", t.data.validation, t.validation_labels};
-  if (t.plugin().maximin_decision && !p.flag("solve_validation_game")) {
+  if (is_authors_trainer(options.trainer)) {
+    // The authors' protocol: one game stopped by the reference's rule, its likeliest action.
+    const BinaryPrediction prediction = predict_binary_mpg_authors(model, validation);
+    result["validation_score"] = prediction.score;
+    result["validation_game"] = {{"converged", prediction.game.converged()}, {"gap", prediction.game.gap()}};
+  } else if (t.plugin().maximin_decision && !p.flag("solve_validation_game")) {
     // The maximin action is stated on psi alone (F1: lib/metrics/f1_decision.hpp): no game to solve.
     const Eigen::VectorXd psi = validation.potentials(model.aligned_theta(validation.features.cols() - 1));
     const MaximinDecision maximin = t.plugin().maximin_decision(to_std_vector(psi));
@@ -189,7 +195,18 @@ json mpg_validate(const TaskData& t, const ParameterValues& p) {
 
 json mpg_test(const TaskData& t, const ParameterValues& p, const json& validation, const std::vector<int>& labels) {
   const BinaryModel model = BinaryModel::trained(t.metric, p.number("lambda"), weights_of(validation));
-  const BinaryPrediction prediction = predict_game(model, {"test file", t.data.test_file.features, labels}, p);
+  const BinaryProblem test{"test file", t.data.test_file.features, labels};
+  if (is_authors_trainer(trainer_for_protocol(parse_training_protocol(p.choice("protocol"), "protocol"),
+                                              parse_binary_trainer(p.choice("trainer")), "trainer"))) {
+    const BinaryPrediction prediction = predict_binary_mpg_authors(model, test);
+    return {{"test_score", prediction.score},
+            {"test_decision", to_string(prediction.decision)},
+            {"test_expected_score", prediction.expected_score},
+            {"test_game",
+             {{"converged", prediction.game.converged()}, {"gap", prediction.game.gap()},
+              {"iterations", prediction.game.iterations()}}}};
+  }
+  const BinaryPrediction prediction = predict_game(model, test, p);
   return {{"test_score", prediction.score},
           {"test_decision", to_string(prediction.decision)},
           {"test_likeliest_score", prediction.likeliest_score},
@@ -432,6 +449,13 @@ void check_method_entry(const BinaryMetricPlugin* metric, const std::string& whe
     v.fail(where + ".trainer", trainer + " trains the MPG of F1 tables only");
   if (!m.value("solve_validation_game", true) && !metric->maximin_decision)
     v.fail(where + ".solve_validation_game", "only F1 tables score validation by the maximin action without a game");
+  // An authors' protocol runs its own trainer (the same message as `mpg train`'s).
+  try {
+    trainer_for_protocol(parse_training_protocol(m.value("protocol", std::string("certified")), "protocol"),
+                         parse_binary_trainer(m.value("trainer", std::string("auto"))), "trainer");
+  } catch (const Error& e) {
+    v.fail(where, e.what());
+  }
   // The joint trainer plays no restricted games: a cap on their solves would be dropped unread.
   if (m.value("trainer", std::string()) == "joint" && m.value("max_game_solves", 0L) > 0)
     v.fail(where + ".max_game_solves",

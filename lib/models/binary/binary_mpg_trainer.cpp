@@ -15,7 +15,9 @@ const Choice<BinaryTrainer> kTrainers[] = {{"auto", BinaryTrainer::automatic},
                                            {"joint", BinaryTrainer::joint},
                                            {"cutting_plane", BinaryTrainer::cutting_plane},
                                            {"lbfgs", BinaryTrainer::lbfgs},
-                                           {"adadelta", BinaryTrainer::adadelta}};
+                                           {"adadelta", BinaryTrainer::adadelta},
+                                           {"authors_lbfgs", BinaryTrainer::authors_lbfgs},
+                                           {"authors_adadelta", BinaryTrainer::authors_adadelta}};
 
 // A certified trainer (dual, marginals, joint, cutting_plane) with lambda, tolerance and the caps of `options`.
 template <class TrainerOptions, class Summary, class Train>
@@ -35,6 +37,16 @@ BinaryModel train_certified(TrainerOptions trainer_options, const BinaryTraining
 
 BinaryTrainer parse_binary_trainer(const std::string& name) { return parse_choice(name, kTrainers, "trainer"); }
 std::string to_string(BinaryTrainer trainer) { return choice_name(trainer, kTrainers); }
+
+BinaryTrainer trainer_for_protocol(TrainingProtocol protocol, BinaryTrainer trainer, const std::string& who) {
+  if (protocol == TrainingProtocol::certified) return trainer;
+  const BinaryTrainer own =
+      protocol == TrainingProtocol::authors_lbfgs ? BinaryTrainer::authors_lbfgs : BinaryTrainer::authors_adadelta;
+  if (trainer != BinaryTrainer::automatic && trainer != own)
+    throw Error(who + ": protocol " + to_string(protocol) + " runs its own optimizer (trainer " + to_string(own) +
+                "); trainer must be auto, got " + to_string(trainer));
+  return own;
+}
 
 BinaryTrainer resolve_trainer(BinaryTrainer trainer, const MetricSettings& settings) {
   if (trainer != BinaryTrainer::automatic) return trainer;
@@ -91,6 +103,18 @@ BinaryModel train_binary_mpg_model(const BinaryProblem& problem, const MetricSet
           return train_binary_mpg_cutting_plane(problem, settings, cutting_plane, result);
         },
         summary);
+  }
+  if (trainer == BinaryTrainer::authors_lbfgs || trainer == BinaryTrainer::authors_adadelta) {
+    AuthorsTrainOptions authors;
+    authors.protocol =
+        trainer == BinaryTrainer::authors_lbfgs ? TrainingProtocol::authors_lbfgs : TrainingProtocol::authors_adadelta;
+    authors.lambda = options.lambda;
+    authors.max_iterations = options.max_iterations;
+    authors.progress = options.gradient.optimizer.progress;
+    TrainSummary result;
+    BinaryModel model = train_binary_mpg_authors(problem, settings, authors, &result);
+    if (summary) *summary = BinaryTrainingSummary(trainer, result);
+    return model;
   }
   TrainOptions gradient = options.gradient;
   gradient.lambda = options.lambda;

@@ -12,6 +12,8 @@
 #include <variant>
 
 #include "lib/base/option_checks.hpp"
+#include "lib/learn/protocol.hpp"
+#include "lib/models/binary/authors_protocol.hpp"
 #include "lib/models/binary/binary_mpg.hpp"
 #include "lib/models/binary/cutting_plane_trainer.hpp"
 #include "lib/models/binary/joint_trainer.hpp"
@@ -22,11 +24,20 @@ namespace mpg {
 
 // automatic: the metric's dual trainer where it has one (has_dual_trainer), else cutting_plane;
 // marginals (the game's solver over marginals, has_marginal_solver: F1) and joint
-// (has_joint_trainer: F1) only when asked for.
-enum class BinaryTrainer { automatic, dual, marginals, joint, cutting_plane, lbfgs, adadelta };
-// "auto" | "dual" | "marginals" | "joint" | "cutting_plane" | "lbfgs" | "adadelta"
+// (has_joint_trainer: F1) only when asked for. authors_lbfgs, authors_adadelta: the authors'
+// protocols (authors_protocol.hpp), uncertified.
+enum class BinaryTrainer { automatic, dual, marginals, joint, cutting_plane, lbfgs, adadelta, authors_lbfgs, authors_adadelta };
+// "auto" | "dual" | "marginals" | "joint" | "cutting_plane" | "lbfgs" | "adadelta" | "authors_lbfgs" |
+// "authors_adadelta"
 BinaryTrainer parse_binary_trainer(const std::string& name);
 std::string to_string(BinaryTrainer trainer);
+// The trainer of a training protocol: `trainer` itself under the certified protocol; an authors'
+// protocol runs its own trainer, so `trainer` must then be auto or that one, else mpg::Error
+// "<who>: protocol <name> runs its own optimizer (trainer <same name>); trainer must be auto, got <trainer>".
+BinaryTrainer trainer_for_protocol(TrainingProtocol protocol, BinaryTrainer trainer, const std::string& who);
+inline bool is_authors_trainer(BinaryTrainer trainer) {
+  return trainer == BinaryTrainer::authors_lbfgs || trainer == BinaryTrainer::authors_adadelta;
+}
 // The trainer `automatic` stands for with these settings; others unchanged.
 BinaryTrainer resolve_trainer(BinaryTrainer trainer, const MetricSettings& settings);
 
