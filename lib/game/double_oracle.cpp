@@ -16,6 +16,8 @@ std::string to_string(DoubleOracleStatus status) {
       return "not converged: both best responses already generated (LP accuracy)";
     case DoubleOracleStatus::inconsistent:
       return "failed: negative gap beyond the tolerance (rounding swamped the payoffs)";
+    case DoubleOracleStatus::value_repeated:
+      return "not converged: the sub-game value repeated (the reference code's stop rule)";
   }
   return "unknown";
 }

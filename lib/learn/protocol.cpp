@@ -33,6 +33,14 @@ TrainingProtocol parse_training_protocol(const std::string& name, const std::str
 
 std::string to_string(TrainingProtocol protocol) { return choice_name(protocol, kProtocols); }
 
+DoubleOracleOptions authors_game_options(DoubleOracleOptions options, const AuthorsGameRule& rule) {
+  options.tolerance = rule.value_precision;
+  options.value_repeat_precision = rule.value_precision;
+  options.max_actions = rule.max_actions;
+  options.max_iterations = 0;
+  return options;
+}
+
 OptimizerOptions authors_optimizer_options(TrainingProtocol protocol) {
   OptimizerOptions options;
   options.max_iterations = 200;
