@@ -244,7 +244,9 @@ TEST_CASE("The reference's stop rule: the double oracle stops when the sub-game 
   std::mt19937 rng(53);
   int repeated = 0;
   for (int trial = 0; trial < 40; ++trial) {
-    const F1Game game(random_potentials(6, rng));
+    // Random potentials, and equal ones (the degenerate games at theta = 0, where values plateau).
+    const std::size_t n = 3 + static_cast<std::size_t>(trial) % 6;
+    const F1Game game(trial % 2 == 0 ? random_potentials(n, rng) : std::vector<double>(n, 0.0));
     std::vector<double> values;
     DoubleOracleOptions options;
     options.tolerance = 1e-8;

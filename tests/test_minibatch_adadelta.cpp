@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "lib/base/error.hpp"
@@ -20,6 +21,7 @@ constexpr double kEps = 0.00247875217;  // e^-6, the reference's epsilon
 // N instances in one dimension: term i is -a_i theta, so a batch B has gradient
 // -sum_{i in B} a_i + lambda theta and f = -sum a_i theta + lambda/2 theta^2.
 struct Linear {
+  explicit Linear(std::vector<double> terms) : a(std::move(terms)) {}
   std::vector<double> a;
   double lambda = 0.0;
   std::vector<std::vector<std::size_t>> batches;  // every batch asked for, in order
