@@ -96,6 +96,13 @@ TEST_CASE("The shipped ranking spec is valid, with and without --quick", "[ranki
   const std::string path = std::string(MPG_SOURCE_DIR) + "/experiments/table12_dcg_ranking.json";
   CHECK(load_spec(path, false)["folds"].size() == 5);
   CHECK(load_spec(path, true)["folds"].size() == 1);
+  for (const bool quick : {false, true}) {
+    const auto shipped = load_spec(path, quick);
+    CHECK(shipped["methods"]["MPG (authors' L-BFGS)"]["protocol"] == "authors_lbfgs");
+    CHECK(shipped["methods"]["MPG (authors' AdaDelta)"]["protocol"] == "authors_adadelta");
+    for (const char* m : {"MPG (authors' L-BFGS)", "MPG (authors' AdaDelta)"})
+      CHECK(shipped["methods"][m]["lambda"] == shipped["methods"]["MPG"]["lambda"]);  // the same grid
+  }
 }
 
 TEST_CASE("Ranking specs: bad keys and values name the file and the key", "[ranking_harness]") {
@@ -108,6 +115,8 @@ TEST_CASE("Ranking specs: bad keys and values name the file and the key", "[rank
   rejects("folds=[1,1]", "distinct integer");
   rejects("discount=trec", "discount");
   rejects("selection_metric=ndcg@11", "selection_metric");
+  rejects("methods.MPG.protocol=lbfgs", "methods.MPG.protocol: expected one of certified, authors_lbfgs, authors_adadelta");
+  rejects("methods.MPG.batch_size=0", "methods.MPG.batch_size");
   rejects("tolerance=-1", "tolerance");
   rejects("methods.MPG.kind=lambdamart", "unknown method kind 'lambdamart'");
   rejects("methods.MPG.lambda=[0]", "methods.MPG.lambda");

@@ -15,6 +15,7 @@
 #include "lib/base/io.hpp"
 #include "lib/base/sha256.hpp"
 #include "lib/harness/experiment.hpp"
+#include "lib/harness/families/sequence_labeling.hpp"
 #include "tests/harness_fixtures.hpp"
 #include "tests/temp_dir.hpp"
 
@@ -110,18 +111,56 @@ TEST_CASE("Table X specs: compare_level and the MPG's training settings are chec
   rejects_both("instance_planes");
   rejects_both("lbfgs");
   rejects("methods.MPG.lambda_path=true", "a lambda path needs optimizer cutting_plane");  // default: instance planes
+  rejects("methods.MPG.protocol=authors", "methods.MPG.protocol: expected one of certified, authors_lbfgs, authors_adadelta");
+  rejects("methods.MPG.batch_size=0", "methods.MPG.batch_size");
+  CHECK_NOTHROW(load_spec(path, false, {"methods.MPG.protocol=authors_adadelta"}));
+  CHECK_THROWS_WITH(load_spec(path, false, {"methods.MPG.optimizer=cutting_plane", "methods.MPG.lambda_path=true",
+                                            "methods.MPG.protocol=authors_lbfgs"}),
+                    Contains("methods.MPG.lambda_path: a lambda path needs protocol certified"));
+  rejects("diagnostic_level=chunk", "diagnostic_level: expected \"token\" or \"entity\"");
+  rejects("compare_with={\"SVM\": \"MPG\"}", "compare_with.SVM: no such method in methods");
+  rejects("compare_with={\"MPG\": \"CRF\"}", "compare_with.MPG: the method has published numbers of its own");
+  rejects("compare_with={\"CRF\": \"HMM\"}", "compare_with.CRF: expected the name of a method in published");
   rejects("methods.MPG.objective_tolerance=0", "methods.MPG.objective_tolerance");
   rejects("methods.MPG.max_iterations=0", "methods.MPG.max_iterations");
 }
 
-TEST_CASE("The shipped Table X spec: MPG at token level, CRF at entity level, certified MPG training",
+TEST_CASE("The shipped Table X spec: every method at entity level (token level a diagnostic), three MPG protocols",
           "[sequence_labeling_harness]") {
   const std::string path = std::string(MPG_SOURCE_DIR) + "/experiments/table10_conll_f1.json";
   for (const bool quick : {false, true}) {
     const auto shipped = load_spec(path, quick);
-    CHECK(shipped["compare_level"] == nlohmann::json::parse(R"({"CRF": "entity", "MPG": "token"})"));
+    CHECK(shipped["compare_level"] == "entity");
+    CHECK(shipped["diagnostic_level"] == "token");
+    for (const auto& [method, levels] : sequence_labeling_impl::compare_levels(shipped)) CHECK(levels == "entity");
     CHECK_FALSE(shipped["methods"]["MPG"].contains("optimizer"));  // the parameter's default: instance_planes
+    CHECK_FALSE(shipped["methods"]["MPG"].contains("protocol"));   // certified
+    CHECK(shipped["methods"]["MPG (authors' L-BFGS)"]["protocol"] == "authors_lbfgs");
+    CHECK(shipped["methods"]["MPG (authors' AdaDelta)"]["protocol"] == "authors_adadelta");
+    for (const char* m : {"MPG (authors' L-BFGS)", "MPG (authors' AdaDelta)"}) {
+      CHECK(shipped["methods"][m]["lambda"] == shipped["methods"]["MPG"]["lambda"]);  // the same grid
+      CHECK(shipped["compare_with"][m] == "MPG");
+    }
   }
+}
+
+TEST_CASE("Table X scores a sentence at token and at entity level (conlleval chunks), by hand",
+          "[sequence_labeling_harness]") {
+  // Gold: [John Smith]PER met [Mary]PER; predicted PER on John and Mary only.
+  mpg::ConllSentence gold;
+  gold.words = {"John", "Smith", "met", "Mary"};
+  gold.tags = {"I-PER", "I-PER", "O", "I-PER"};
+  const int per = mpg::conll_label_of_name("PER");
+  const int other = mpg::conll_label_of_tag("O");
+  gold.labels = {per, per, other, per};
+  const std::vector<std::vector<int>> predicted = {{per, other, other, per}};
+  const auto scores = sequence_labeling_impl::score_set({gold}, predicted, {per});
+  // Tokens: 2 right of 2 predicted, 3 gold: F1 = 2 * 2 / (2 + 3) = 0.8.
+  CHECK(scores["PER"]["token"].get<double>() == Approx(0.8).epsilon(1e-15));
+  CHECK(scores["PER"]["token_counts"] == nlohmann::json::parse("[2, 2, 3]"));
+  // Chunks: [John] and [Mary] predicted, [John Smith] and [Mary] gold, one right: F1 = 0.5.
+  CHECK(scores["PER"]["entity"].get<double>() == Approx(0.5).epsilon(1e-15));
+  CHECK(scores["PER"]["entity_counts"] == nlohmann::json::parse("[1, 2, 2]"));
 }
 
 TEST_CASE("Table X on synthetic CoNLL: each method compared at its level, certified MPG training",
@@ -163,6 +202,44 @@ TEST_CASE("Table X on synthetic CoNLL: each method compared at its level, certif
   CHECK(second.cached_cells == first.cells);
   const auto token_table = nlohmann::json::parse(mpg::read_file(second.result_files.at(2)));
   for (const auto& row : token_table["rows"]) CHECK(row["compared"] == "token");
+}
+
+TEST_CASE("Table X at one level: CRF and every MPG protocol at entity level, token level a diagnostic outside the tally",
+          "[sequence_labeling_harness]") {
+  TempDir dir;
+  const SyntheticConll data(dir);
+  nlohmann::json spec = tiny_spec();
+  spec["compare_level"] = "entity";
+  spec["diagnostic_level"] = "token";
+  spec["methods"]["MPG"]["lambda"] = {0.5};
+  spec["methods"]["MPG (authors' AdaDelta)"] = {{"kind", "mpg"}, {"lambda", {0.5}}, {"protocol", "authors_adadelta"}};
+  spec["compare_with"] = {{"MPG (authors' AdaDelta)", "MPG"}};
+  const RunSummary run = run_experiment(write_spec(dir, spec), quiet_options(dir));
+  CHECK(run.published_cells == 1 + 2 + 2);  // CRF testa PER; MPG and the authors' MPG testb PER, LOC
+  const auto table = nlohmann::json::parse(mpg::read_file(run.result_files.at(2)));
+  int compared = 0;
+  for (const auto& row : table["rows"]) {
+    if (!row.contains("published") || row["published"].is_null()) continue;
+    ++compared;
+    CHECK(row["compared"] == "entity");
+    CHECK(row["ours"].get<double>() == row["entity_f1"].get<double>());
+  }
+  CHECK(compared == 5);
+  int diagnostic = 0;
+  for (const auto& row : table["diagnostic"]["rows"]) {
+    if (!row.contains("published") || row["published"].is_null()) continue;
+    ++diagnostic;
+    CHECK(row["compared"] == "token");
+    CHECK(row["ours"].get<double>() == row["token_f1"].get<double>());
+  }
+  CHECK(diagnostic == 5);
+  for (const auto& cell : table["cells"])
+    if (cell["method"] == "MPG (authors' AdaDelta)") {
+      CHECK(cell["result"]["protocol"] == "authors_adadelta");
+      CHECK_THAT(cell["result"]["optimizer"].get<std::string>(), Contains("mini-batch AdaDelta"));
+    }
+  const std::string markdown = mpg::read_file(run.result_files.at(0));
+  CHECK_THAT(markdown, Contains("Diagnostic, not a reproduction: every method at token level"));
 }
 
 // A table's MPG cells without their times: (lambda, class) -> result.

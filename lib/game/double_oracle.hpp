@@ -33,6 +33,11 @@ struct DoubleOracleOptions {
   double tolerance = 1e-9;      // stop when gap <= tolerance
   int max_iterations = 10000;   // 0 = no cap
   int max_actions = 0;          // per player; 0 = no cap
+  // The reference code's plateau stop (shared/notes/mpg-java-reference.md §2.3; lib/learn/protocol.hpp):
+  // stop once the sub-game's LP value, rounded to a multiple of this precision, equals the
+  // previous iteration's after the best responses were added (0 = off). Not a certificate: the
+  // gap at that point is reported, and the status is value_repeated.
+  double value_repeat_precision = 0.0;
   double max_seconds = 0.0;     // 0 = no cap
   // Drop an action from the sub-game after this many consecutive solves with probability 0
   // (0 = keep every action). Keeps the LP near the support size; the stopping test still
@@ -70,6 +75,11 @@ struct DoubleOracleOptions {
 // value_repeated: StopRule::value_repeat stopped at a repeated LP value with a gap > tolerance.
 enum class DoubleOracleStatus { converged, iteration_limit, action_limit, time_limit, stalled, inconsistent,
                                 value_repeated };
+
+// round(a / precision) == round(b / precision): the reference code's value equality.
+inline bool values_repeat(double a, double b, double precision) {
+  return std::round(a / precision) == std::round(b / precision);
+}
 
 std::string to_string(DoubleOracleStatus status);
 
@@ -225,6 +235,7 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
   // strategies' gap, and a run that ends (converged or capped) returns these strategies.
   double best_upper = std::numeric_limits<double>::infinity();
   MixedStrategy<Action> best_adversary;
+  double previous_value = std::numeric_limits<double>::quiet_NaN();  // for value_repeat_precision
   for (;;) {
     ++summary.iterations;
     const MatrixGameSolution& equilibrium = restricted.solve();
@@ -255,6 +266,12 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
       summary.status = DoubleOracleStatus::converged;
       break;
     }
+    if (options.value_repeat_precision > 0.0 && summary.iterations > 1 &&
+        values_repeat(previous_value, equilibrium.value, options.value_repeat_precision)) {
+      summary.status = DoubleOracleStatus::value_repeated;
+      break;
+    }
+    previous_value = equilibrium.value;
     // At least one response improves on the sub-game value by more than tolerance/2.
     const double threshold = 0.5 * options.tolerance;
     const bool add_row = row_response.value > equilibrium.value + threshold && !restricted.has_row(row_response.action);

@@ -40,6 +40,14 @@ ValueRepeatOptions value_repeat_options(const AuthorsGameRule& rule) {
   return options;
 }
 
+DoubleOracleOptions authors_game_options(DoubleOracleOptions options, const AuthorsGameRule& rule) {
+  options.tolerance = rule.value_precision;
+  options.value_repeat_precision = rule.value_precision;
+  options.max_actions = rule.max_actions;
+  options.max_iterations = 0;
+  return options;
+}
+
 OptimizerOptions authors_optimizer_options(TrainingProtocol protocol) {
   OptimizerOptions options;
   options.max_iterations = 200;

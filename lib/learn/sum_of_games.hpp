@@ -98,6 +98,30 @@ class SumOfGamesObjective : public Objective {
     return value;
   }
 
+  // The same terms over a batch of instances (indices, solved in parallel, summed in the given
+  // order) with the whole regularizer, as the reference code's mini-batches have it:
+  //     f_B(theta) = w sum_{i in B} [ -theta . Phi_i(gold) - v_i(theta) ] + lambda/2 ||theta||^2
+  // and its gradient (lib/learn/minibatch_adadelta.hpp).
+  double evaluate_batch(const Eigen::VectorXd& theta, const std::vector<std::size_t>& batch, Eigen::VectorXd& gradient) {
+    std::vector<Solution> solutions(batch.size());
+    tbb::parallel_for(std::size_t{0}, batch.size(), [&](std::size_t k) {
+      solutions[k] = family_.solve(batch[k], theta, warm_[batch[k]]);
+    });
+    const double weight =
+        weighting_ == InstanceWeighting::mean ? 1.0 / static_cast<double>(family_.size()) : 1.0;
+    Eigen::VectorXd gold = Eigen::VectorXd::Zero(theta.size());
+    gradient = Eigen::VectorXd::Zero(theta.size());
+    double value = 0.0;
+    for (std::size_t k = 0; k < batch.size(); ++k) {
+      family_.add_gold_features(batch[k], gold);
+      value -= weight * solutions[k].value;
+      family_.add_expected_features(batch[k], solutions[k], weight, gradient);
+      summary_.record(solutions[k].converged, solutions[k].gap, solutions[k].seconds);
+    }
+    gradient += lambda_ * theta - weight * gold;
+    return value - weight * theta.dot(gold) + 0.5 * lambda_ * theta.squaredNorm();
+  }
+
   // The game statistics so far (the optimizer's summary is filled by minimize_sum_of_games).
   const SumOfGamesSummary& summary() const { return summary_; }
   // Moves along a lambda path: the same games, their warm starts kept, another regularization;

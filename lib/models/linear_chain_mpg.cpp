@@ -9,6 +9,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/learn/block_coordinate.hpp"
+#include "lib/learn/minibatch_adadelta.hpp"
 
 namespace mpg {
 
@@ -31,18 +32,24 @@ DoubleOracleOptions game_options(double tolerance, int max_iterations) {
 
 }  // namespace
 
+DoubleOracleOptions chain_game_options(const LinearChainMpgOptions& options) {
+  const DoubleOracleOptions certified = game_options(options.game_tolerance, options.max_game_iterations);
+  return options.protocol == TrainingProtocol::certified ? certified : authors_game_options(certified);
+}
+
 SentenceGames::Solution SentenceGames::solve(std::size_t i, const Eigen::VectorXd& theta, Warm& warm) const {
   const FeaturizedSentence& sentence = sentences_[i];
   Solution solution;
   if (sentence.size() == 0) return solution;
   LinearChainF1Game game(chain_scores(sentence, theta, layout_), options_.target);
-  // Seeds: the gold labelling (binarized for the predictor) and last evaluation's supports.
-  std::vector<LabelSequence> rows = warm.rows;
-  std::vector<LabelSequence> columns = warm.columns;
+  // Seeds: the gold labelling (binarized for the predictor) and, certified, last evaluation's
+  // supports (the reference starts every solve afresh).
+  const bool authors = options_.protocol != TrainingProtocol::certified;
+  std::vector<LabelSequence> rows = authors ? std::vector<LabelSequence>{} : warm.rows;
+  std::vector<LabelSequence> columns = authors ? std::vector<LabelSequence>{} : warm.columns;
   rows.push_back(binarized(sentence.labels, options_.target, game.other_label()));
   columns.push_back(sentence.labels);
-  const GameSolution<LabelSequence> result =
-      solve_double_oracle(game, game_options(options_.game_tolerance, options_.max_game_iterations), rows, columns);
+  const GameSolution<LabelSequence> result = solve_double_oracle(game, chain_game_options(options_), rows, columns);
   warm.rows = result.predictor.actions;
   warm.columns = result.adversary.actions;
   solution.value = result.summary.value;
@@ -86,8 +93,8 @@ OptimizerOptions chain_optimizer(const LinearChainMpgOptions& options) {
 }
 
 const LinearChainMpgOptions& path_checked(const LinearChainMpgOptions& options) {
-  if (options.optimizer != OptimizerKind::cutting_plane)
-    throw Error("linear-chain MPG: a lambda path needs the cutting-plane optimizer");
+  if (options.optimizer != OptimizerKind::cutting_plane || options.protocol != TrainingProtocol::certified)
+    throw Error("linear-chain MPG: a lambda path needs the cutting-plane optimizer (protocol certified)");
   return options;
 }
 
@@ -103,6 +110,19 @@ LinearChainMpgModel train_linear_chain_mpg(const std::vector<FeaturizedSentence>
   model.layout = layout;
   model.target = options.target;
   model.theta = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(layout.size()));
+  if (options.protocol != TrainingProtocol::certified) {
+    // The authors' protocols (lib/learn/protocol.hpp): from theta = 0, the reference's optimizer.
+    LinearChainMpgObjective objective(sentences, layout, options);
+    OptimizerOptions optimizer = authors_optimizer_options(options.protocol);
+    optimizer.progress = options.progress;
+    if (options.protocol == TrainingProtocol::authors_lbfgs)
+      model.summary = minimize_sum_of_games(objective.sum_of_games(), model.theta, optimizer, options.lambda, 0.0);
+    else
+      model.summary = minimize_sum_of_games_minibatch(
+          objective.sum_of_games(), sentences.size(), model.theta,
+          MinibatchAdaDeltaOptions::from(optimizer, options.batch_size, options.seed));
+    return model;
+  }
   // The proximal bundle starts at its first center, theta = 0 (a subgradient there is as good a
   // cut as any); L-BFGS needs the seeded start (see LinearChainMpgOptions::initial_scale).
   const bool certified = options.optimizer == OptimizerKind::cutting_plane;
@@ -203,13 +223,19 @@ LabelSequence maximin_chain_decision(const LinearChainF1Game& game) {
 
 LabelSequence predict_linear_chain_mpg(const LinearChainMpgModel& model, const FeaturizedSentence& sentence,
                                        double game_tolerance, bool* converged, ChainDecisionRule rule) {
+  return predict_linear_chain_mpg(model, sentence, game_options(game_tolerance, 500), converged, rule);
+}
+
+LabelSequence predict_linear_chain_mpg(const LinearChainMpgModel& model, const FeaturizedSentence& sentence,
+                                       const DoubleOracleOptions& game_settings, bool* converged,
+                                       ChainDecisionRule rule) {
   if (sentence.size() == 0) return {};
   LinearChainF1Game game(chain_scores(sentence, model.theta, model.layout), model.target);
   if (rule == ChainDecisionRule::maximin) {
     if (converged) *converged = true;
     return maximin_chain_decision(game);
   }
-  const GameSolution<LabelSequence> solution = solve_double_oracle(game, game_options(game_tolerance, 500));
+  const GameSolution<LabelSequence> solution = solve_double_oracle(game, game_settings);
   if (converged) *converged = solution.summary.converged();
   return solution.predictor.actions[most_probable_index(solution.predictor)];
 }

@@ -23,6 +23,7 @@
 #include "lib/game/double_oracle.hpp"
 #include "lib/learn/cut_model.hpp"
 #include "lib/learn/optimizer.hpp"
+#include "lib/learn/protocol.hpp"
 #include "lib/learn/sum_of_games.hpp"
 #include "lib/metrics/linear_chain_f1.hpp"
 
@@ -55,6 +56,18 @@ struct LinearChainMpgOptions {
   // maximized block by block (lib/learn/block_coordinate.hpp); same certificate and tolerances,
   // max_iterations caps its passes over the games.
   bool instance_planes = true;
+  // The training protocol (lib/learn/protocol.hpp, issue 53). `certified`: the settings above.
+  // An authors' protocol ignores optimizer, instance_planes, tolerances, max_iterations and
+  // initial_scale: theta starts at 0; authors_lbfgs runs the protocol's L-BFGS on the whole sum,
+  // authors_adadelta AdaDelta over mini-batches of batch_size sentences (the reference's
+  // multi-instance AdaDelta, lib/learn/minibatch_adadelta.hpp; its batches drawn from `seed`); every
+  // sentence game, in training and prediction (chain_game_options), is solved from the game's
+  // initial actions (and the gold in training, no warm start) and stopped by the reference's rule
+  // (authors_game_options).
+  TrainingProtocol protocol = TrainingProtocol::certified;
+  // The reference's batch: its thread-pool size, #cpus + 1 of the machine that ran it (not stated;
+  // 9 = an 8-thread machine).
+  int batch_size = 9;
   // Called after each optimizer iteration (OptimizerOptions::progress); may be empty.
   std::function<void(int, double, double)> progress;
 
@@ -67,6 +80,7 @@ struct LinearChainMpgOptions {
     option_checks::non_negative("linear-chain MPG", "game_tolerance", game_tolerance);
     option_checks::at_least("linear-chain MPG", "max_game_iterations", max_game_iterations, 0);
     option_checks::non_negative("linear-chain MPG", "initial_scale", initial_scale);
+    option_checks::at_least("linear-chain MPG", "batch_size", batch_size, 1);
   }
 };
 
@@ -169,6 +183,11 @@ std::vector<LinearChainMpgModel> train_linear_chain_mpg_path(const std::vector<F
                                                              ChainLayout layout, const LinearChainMpgOptions& options,
                                                              const std::vector<double>& lambdas);
 
+// The double-oracle settings of a sentence game under `options`: the gap tolerance
+// game_tolerance and max_game_iterations (certified), or the reference's stop rule (an authors'
+// protocol, lib/learn/protocol.hpp). Training and prediction both use them.
+DoubleOracleOptions chain_game_options(const LinearChainMpgOptions& options);
+
 // Test-time decision rules.
 //   most_probable  the papers' rule (digest §2.7): solve the sentence's game with the learned theta
 //                  (no gold in the strategy sets) and return the predictor's most probable pure
@@ -185,6 +204,10 @@ std::vector<LinearChainMpgModel> train_linear_chain_mpg_path(const std::vector<F
 enum class ChainDecisionRule { most_probable, maximin };
 LabelSequence predict_linear_chain_mpg(const LinearChainMpgModel& model, const FeaturizedSentence& sentence,
                                        double game_tolerance = 1e-6, bool* converged = nullptr,
+                                       ChainDecisionRule rule = ChainDecisionRule::most_probable);
+// The same with the sentence game's double-oracle settings given (chain_game_options).
+LabelSequence predict_linear_chain_mpg(const LinearChainMpgModel& model, const FeaturizedSentence& sentence,
+                                       const DoubleOracleOptions& game, bool* converged = nullptr,
                                        ChainDecisionRule rule = ChainDecisionRule::most_probable);
 // The maximin rule on one game (see above).
 LabelSequence maximin_chain_decision(const LinearChainF1Game& game);

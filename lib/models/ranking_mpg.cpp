@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "lib/base/error.hpp"
+#include "lib/learn/minibatch_adadelta.hpp"
 
 namespace mpg {
 namespace {
@@ -121,12 +122,26 @@ RankingGames::Solution RankingGames::solve(std::size_t q, const Eigen::VectorXd&
 RankingMpgObjective::RankingMpgObjective(const std::vector<RankingQuery>& queries, const RankingMpgOptions& options)
     : games_(queries, options), objective_(games_, options.lambda, InstanceWeighting::mean) {}
 
-RankingMpgModel train_ranking_mpg(const std::vector<RankingQuery>& queries, const RankingMpgOptions& options,
+RankingMpgModel train_ranking_mpg(const std::vector<RankingQuery>& queries, const RankingMpgOptions& given,
                                   RankingMpgSummary* summary) {
+  RankingMpgOptions options = given;
+  const bool authors = options.protocol != TrainingProtocol::certified;
+  if (authors) {
+    const auto progress = options.optimizer.progress;
+    options.optimizer = authors_optimizer_options(options.protocol);
+    options.optimizer.progress = progress;
+    if (options.solver == DcgGameSolver::double_oracle) options.game = authors_game_options(options.game);
+  }
   RankingMpgObjective objective(queries, options);
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(objective.dimension());
-  const SumOfGamesSummary result =
-      minimize_sum_of_games(objective.sum_of_games(), theta, options.optimizer, options.lambda, options.max_seconds);
+  SumOfGamesSummary result;
+  if (options.protocol == TrainingProtocol::authors_adadelta) {
+    MinibatchAdaDeltaOptions minibatch = MinibatchAdaDeltaOptions::from(options.optimizer, options.batch_size, options.seed);
+    minibatch.max_seconds = options.max_seconds;
+    result = minimize_sum_of_games_minibatch(objective.sum_of_games(), queries.size(), theta, minibatch);
+  } else {
+    result = minimize_sum_of_games(objective.sum_of_games(), theta, options.optimizer, options.lambda, options.max_seconds);
+  }
   RankingMpgModel model;
   model.levels = options.levels;
   model.discount = options.discount;

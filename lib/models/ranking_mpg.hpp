@@ -18,6 +18,7 @@
 #include "lib/base/option_checks.hpp"
 #include "lib/game/double_oracle.hpp"
 #include "lib/learn/optimizer.hpp"
+#include "lib/learn/protocol.hpp"
 #include "lib/learn/sum_of_games.hpp"
 #include "lib/metrics/dcg.hpp"
 
@@ -68,12 +69,22 @@ struct RankingMpgOptions {
   OptimizerOptions optimizer;
   DoubleOracleOptions game;
   double max_seconds = 0.0;   // training cap (0 = none): the optimizer stops at the next evaluation
+  // The training protocol (lib/learn/protocol.hpp, issue 53). `certified`: `optimizer` as given.
+  // An authors' protocol replaces `optimizer` by the protocol's preset from theta = 0 (as every
+  // training here starts): authors_lbfgs L-BFGS on the whole objective, authors_adadelta AdaDelta
+  // over mini-batches of batch_size queries drawn from `seed` (lib/learn/minibatch_adadelta.hpp).
+  // The query games keep their exact solver (greedy or LP: no double oracle to stop early); with
+  // solver = double_oracle they are stopped by the reference's rule (authors_game_options).
+  TrainingProtocol protocol = TrainingProtocol::certified;
+  int batch_size = 9;  // the reference's thread-pool size, #cpus + 1 (not stated; 9 = 8 threads)
+  unsigned long seed = 2017;
 
   // Throws mpg::Error naming the first field out of its range (lib/base/option_checks.hpp).
   void validate() const {
     option_checks::non_negative("ranking MPG", "lambda", lambda);
     option_checks::at_least("ranking MPG", "levels", levels, 2);
     option_checks::non_negative("ranking MPG", "max_seconds", max_seconds);
+    option_checks::at_least("ranking MPG", "batch_size", batch_size, 1);
   }
 };
 

@@ -68,6 +68,16 @@ const std::vector<MethodKind>& ranking_methods() {
                             "(`same`: `game_solver`); the rankings are the decision rule's and do not depend on it"),
            number_parameter("game_tolerance", 1e-6, 0.0, 1.0, "equilibrium gap of each query game", true),
            number_parameter("max_game_seconds", 0.0, 0.0, 1e9, "wall-clock cap per query game (0 = none)"),
+           choice_parameter("protocol", "certified", training_protocol_names(),
+                            "how θ is found (lib/learn/protocol.hpp, issue 53): `certified` (`optimizer` as set) or "
+                            "the authors' code's training from θ = 0: `authors_lbfgs` (L-BFGS, 5 corrections, 200 "
+                            "iterations) or `authors_adadelta` (AdaDelta over mini-batches of `batch_size` queries, "
+                            "200 passes, the reference's two stop tests); `optimizer`, `max_iterations` and "
+                            "`objective_tolerance` then do not apply. The query games keep their exact solver "
+                            "(`greedy`/`lp`: nothing to stop early; `double_oracle`: the reference's stop rule)"),
+           integer_parameter("batch_size", 9, 1, 1000000,
+                             "`authors_adadelta`: queries per mini-batch (the reference's thread-pool size, #cpus + "
+                             "1 of an unstated machine; default: 8 threads)"),
        })},
       {"ranksvm", "Pairwise L2-loss (squared hinge) RankSVM, L-BFGS on the primal (baselines/rankers.hpp).",
        ParameterTable({grid_parameter("C", 0.0, 1e9, "grid of the pair-loss weight C (one cell per value)"),
@@ -297,6 +307,8 @@ json RankingRun::validate(std::size_t cell) const {
     options.game = game_options_of(p);
     options.solver = parse_dcg_game_solver(p.choice("game_solver"));
     options.max_seconds = p.number("max_seconds");
+    options.protocol = parse_training_protocol(p.choice("protocol"), "ranking MPG");
+    options.batch_size = static_cast<int>(p.integer("batch_size"));
     RankingMpgSummary summary;
     const RankingMpgModel model = train_ranking_mpg(train, options, &summary);
     trained = clock_type::now();

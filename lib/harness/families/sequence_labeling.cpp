@@ -81,6 +81,17 @@ const std::vector<MethodKind>& sequence_methods() {
                              "the solver lands on) or `maximin` (the action with the best guaranteed F1 minus "
                              "potential among the top-k candidates by the adversary's chain marginals: stated on "
                              "the game alone, no solver changes it; docs/methods.md)"),
+            choice_parameter("protocol", to_string(kLinearChainDefaults.protocol), training_protocol_names(),
+                             "how θ is found (lib/learn/protocol.hpp, issue 53): `certified` (the settings above: the "
+                             "thesis' MPG, a certified minimum) or the authors' code's training: from θ = 0, "
+                             "`authors_lbfgs` (L-BFGS, 5 corrections, 200 iterations) or `authors_adadelta` (AdaDelta "
+                             "over mini-batches of `batch_size` sentences, 200 passes, the reference's two stop "
+                             "tests), every sentence game stopped by the reference's rule (value repeated at 1e-8, "
+                             "or 300 actions per player) in training and prediction; `optimizer`, `max_iterations`, "
+                             "the tolerances and `lambda_path` do not apply"),
+            integer_parameter("batch_size", kLinearChainDefaults.batch_size, 1, 1000000,
+                              "`authors_adadelta`: sentences per mini-batch (the reference's thread-pool size, #cpus "
+                              "+ 1 of an unstated machine; default: 8 threads)"),
             flag_parameter("lambda_path", false,
                            "`cutting_plane`: train the λ grid of each (subset, class) as one path, largest λ first, "
                            "each training warm-started from the previous one (its cuts of the λ-free part of the "
@@ -246,6 +257,8 @@ json SequenceRun::train_mpg(const Cell& c, const ParameterValues& p, LambdaPath*
   options.objective_tolerance = p.number("objective_tolerance");
   options.argument_tolerance = p.number("argument_tolerance");
   options.game_tolerance = p.number("game_tolerance");
+  options.protocol = parse_training_protocol(p.choice("protocol"), "linear-chain MPG");
+  options.batch_size = static_cast<int>(p.integer("batch_size"));
   LinearChainMpgModel model;
   if (path) {
     if (!path->trainer) path->trainer = std::make_unique<LinearChainMpgPath>(data.featurized.at("train"), layout, options);
@@ -269,13 +282,14 @@ json SequenceRun::train_mpg(const Cell& c, const ParameterValues& p, LambdaPath*
     std::vector<char> converged(featurized.size(), 1);
     tbb::parallel_for(std::size_t{0}, featurized.size(), [&](std::size_t i) {
       bool ok = true;
-      predicted[i] = predict_linear_chain_mpg(model, featurized[i], options.game_tolerance, &ok, decision);
+      predicted[i] = predict_linear_chain_mpg(model, featurized[i], chain_game_options(options), &ok, decision);
       converged[i] = ok;
     });
     unconverged += static_cast<int>(std::count(converged.begin(), converged.end(), 0));
     result[set] = score_set(data.sets.at(set), predicted, {c.target});
   }
   result["decision"] = p.choice("decision");
+  result["protocol"] = p.choice("protocol");
   result["unconverged_test_games"] = unconverged;
   result["seconds"] = seconds_since(start);
   return result;
@@ -343,6 +357,12 @@ class SequenceLabelingFamily : public Family {
             {"compare_level", false,
              "which F1 is compared with `published`: `entity` (default; conlleval chunks) or `token` for every method, "
              "or `{method: level}` per method (a method not named: `entity`)"},
+            {"diagnostic_level", false,
+             "`f1`: also compare every method at this level (`token` or `entity`) in a table of its own, labelled a "
+             "diagnostic and not counted as a reproduction"},
+            {"compare_with", false,
+             "`f1`: `{method: published method}`: compare a method without published numbers of its own with "
+             "another's (e.g. an MPG trained under another protocol with the published MPG)"},
             {"methods", false, "`f1` (required): `{label: {kind, parameters}}`, kinds below"},
             {"published", false,
              "statistics: `{subset: {train/testa/testb: {max_length, avg_length, PER, LOC, ORG, MISC}, features}}`; "
@@ -378,7 +398,7 @@ void SequenceLabelingFamily::validate(const json& spec, const SpecValidator& v) 
   if (!published.is_object()) v.fail("published", "expected an object");
 
   if (table == "statistics") {
-    for (const char* key : {"classes", "protocol", "compare_level", "methods"})
+    for (const char* key : {"classes", "protocol", "compare_level", "diagnostic_level", "compare_with", "methods"})
       if (spec.contains(key)) v.fail(key, "not used by a \"statistics\" table");
     for (const auto& [subset, row] : published.items()) {
       const std::string where = "published." + subset;
@@ -401,11 +421,14 @@ void SequenceLabelingFamily::validate(const json& spec, const SpecValidator& v) 
   v.keys(spec["protocol"], "protocol", {"validation_fraction"}, {"validation_fraction"});
   v.number(spec["protocol"], "validation_fraction", "protocol", 0.0, 10.0, true);
   for (const auto& [method, m] : spec["methods"].items())
-    if (m.is_object() && m.value("kind", "") == "mpg" && m.value("lambda_path", false) &&
-        m.value("optimizer", std::string("instance_planes")) != "cutting_plane")
-      v.fail("methods." + method + ".lambda_path",
-             "a lambda path needs optimizer cutting_plane (set methods." + method +
-                 ".optimizer=cutting_plane; the default is instance_planes)");
+    if (m.is_object() && m.value("kind", "") == "mpg" && m.value("lambda_path", false)) {
+      if (m.value("optimizer", std::string("instance_planes")) != "cutting_plane")
+        v.fail("methods." + method + ".lambda_path",
+               "a lambda path needs optimizer cutting_plane (set methods." + method +
+                   ".optimizer=cutting_plane; the default is instance_planes)");
+      if (m.value("protocol", std::string("certified")) != "certified")
+        v.fail("methods." + method + ".lambda_path", "a lambda path needs protocol certified");
+    }
   if (spec.contains("compare_level")) {
     const json& given = spec["compare_level"];
     auto check_level = [&](const json& level, const std::string& where) {
@@ -419,6 +442,22 @@ void SequenceLabelingFamily::validate(const json& spec, const SpecValidator& v) 
       }
     } else {
       check_level(given, "compare_level");
+    }
+  }
+  if (spec.contains("diagnostic_level")) {
+    const json& level = spec["diagnostic_level"];
+    if (!level.is_string() || (level != "token" && level != "entity"))
+      v.fail("diagnostic_level", "expected \"token\" or \"entity\", got " + level.dump());
+  }
+  if (spec.contains("compare_with")) {
+    const json& with = spec["compare_with"];
+    if (!with.is_object()) v.fail("compare_with", "expected an object {method: published method}");
+    for (const auto& [method, target] : with.items()) {
+      if (!spec["methods"].contains(method)) v.fail("compare_with." + method, "no such method in methods");
+      if (!target.is_string() || !published.contains(target.get<std::string>()))
+        v.fail("compare_with." + method, "expected the name of a method in published, got " + target.dump());
+      if (published.contains(method))
+        v.fail("compare_with." + method, "the method has published numbers of its own");
     }
   }
   for (const auto& [method, per_subset] : published.items()) {

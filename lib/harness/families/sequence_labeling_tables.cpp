@@ -122,14 +122,19 @@ Tables SequenceRun::f1_tables(const Outcome& outcome) const {
   std::string compared;  // "CRF entity-level F1, MPG token-level F1"
   for (const auto& method : methods)
     compared += (compared.empty() ? "" : ", ") + method + " " + levels.at(method) + "-level F1";
-  ComparisonTable table({{"subset", "subset"}, {"class", "tag"}, {"set", "set"}, {"method", "method"}},
-                        {{"compared", "compared level"},
-                         {"lambda", "λ", 6},
-                         {"validation_token_f1", "validation token F1", 2, 100},
-                         {"token_f1", "token F1", 2, 100},
-                         {"entity_f1", "entity F1", 2, 100},
-                         {"train_seconds", "training (s)", 1}},
-                        tolerance, 2, 100);
+  const std::vector<TableColumn> extras = {{"compared", "compared level"},
+                                                      {"lambda", "λ", 6},
+                                                      {"validation_token_f1", "validation token F1", 2, 100},
+                                                      {"token_f1", "token F1", 2, 100},
+                                                      {"entity_f1", "entity F1", 2, 100},
+                                                      {"train_seconds", "training (s)", 1}};
+  const std::vector<TableColumn> keys = {{"subset", "subset"}, {"class", "tag"}, {"set", "set"}, {"method", "method"}};
+  ComparisonTable table(keys, extras, tolerance, 2, 100);
+  // diagnostic_level: every method once more at that level, in a table outside the tally.
+  const std::string diagnostic_level = spec_.value("diagnostic_level", std::string());
+  ComparisonTable diagnostic(keys, extras, tolerance, 2, 100);
+  const json compare_with = spec_.value("compare_with", json::object());
+  auto published_name = [&](const std::string& method) { return compare_with.value(method, method); };
   // The thesis' layout: one row per subset and class, ours (the other level) | published | Δ.
   std::string wide = "| subset | tag |", rule = "|---|---|";
   for (const char* set : {"testa", "testb"})
@@ -153,7 +158,7 @@ Tables SequenceRun::f1_tables(const Outcome& outcome) const {
           const json& scores = r[set][name];
           const std::string& level = levels.at(method);
           const std::string other_level = level == "entity" ? "token" : "entity";
-          const std::optional<double> pub = number_at(published, {method, s->name, set, name});
+          const std::optional<double> pub = number_at(published, {published_name(method), s->name, set, name});
           auto& row = table.add({s->name, name, set, method}, scores[level].get<double>(), pub);
           row.extra = {{"lambda", plans_[found->second].parameters.number("lambda")},
                        {"validation_token_f1", r["validation"][name]["token"]},
@@ -161,6 +166,11 @@ Tables SequenceRun::f1_tables(const Outcome& outcome) const {
                        {"entity_f1", scores["entity"]},
                        {"compared", level},
                        {"train_seconds", r["train_seconds"]}};
+          if (!diagnostic_level.empty()) {
+            auto& d = diagnostic.add({s->name, name, set, method}, scores[diagnostic_level].get<double>(), pub);
+            d.extra = row.extra;
+            d.extra["compared"] = diagnostic_level;
+          }
           // What the selected model's run recorded that can explain a miss: its caps.
           if (!r.value("converged", true))
             row.causes.push_back("training not converged (" + r.value("optimizer", std::string("optimizer cap")) + ")");
@@ -181,6 +191,11 @@ Tables SequenceRun::f1_tables(const Outcome& outcome) const {
                              "(the other level in parentheses)`, in %.\n\n## Selected models: ours (at the compared "
                              "level) vs published\n\n{}",
                              compared, 100 * tolerance, wide, table.markdown());
+  if (!diagnostic_level.empty())
+    out.markdown += fmt::format("\n## Diagnostic, not a reproduction: every method at {} level vs published\n\n"
+                                "The same selected models scored at the level the table does not compare; these rows "
+                                "are not counted in the table's tally.\n\n{}",
+                                diagnostic_level, diagnostic.markdown());
   // Training time per subset and method, over every grid point.
   std::string& text = out.markdown;
   text += "\n## Training time\n\nMean over the grid of one training (MPG: one class model; the four classes are four "
@@ -247,6 +262,8 @@ Tables SequenceRun::f1_tables(const Outcome& outcome) const {
   out.csv = table.csv();
   out.fields = {{"compare_level", levels}, {"tolerance", tolerance}, {"rows", table.rows_json()}, {"timing", timing},
                 {"notes", notes}, {"cells", cells}, {"data", data_json(files_)}};
+  if (!diagnostic_level.empty())
+    out.fields["diagnostic"] = {{"level", diagnostic_level}, {"rows", diagnostic.rows_json()}};
   out.tally = table.tally();
   return out;
 }
