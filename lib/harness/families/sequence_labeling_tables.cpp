@@ -160,6 +160,9 @@ Tables SequenceRun::f1_tables(const Outcome& outcome) const {
           const std::string other_level = level == "entity" ? "token" : "entity";
           const std::optional<double> pub = number_at(published, {published_name(method), s->name, set, name});
           auto& row = table.add({s->name, name, set, method}, scores[level].get<double>(), pub);
+          // The one counting rule: a row compared with another method's number (the authors'
+          // protocols beside the certified MPG) is a protocol variant, counted apart.
+          if (published_name(method) != method) row.standing = Standing::variant;
           row.extra = {{"lambda", plans_[found->second].parameters.number("lambda")},
                        {"validation_token_f1", r["validation"][name]["token"]},
                        {"token_f1", scores["token"]},
@@ -170,6 +173,7 @@ Tables SequenceRun::f1_tables(const Outcome& outcome) const {
             auto& d = diagnostic.add({s->name, name, set, method}, scores[diagnostic_level].get<double>(), pub);
             d.extra = row.extra;
             d.extra["compared"] = diagnostic_level;
+            d.standing = Standing::diagnostic;
           }
           // What the selected model's run recorded that can explain a miss: its caps.
           if (!r.value("converged", true))
@@ -265,6 +269,7 @@ Tables SequenceRun::f1_tables(const Outcome& outcome) const {
   if (!diagnostic_level.empty())
     out.fields["diagnostic"] = {{"level", diagnostic_level}, {"rows", diagnostic.rows_json()}};
   out.tally = table.tally();
+  out.tally.add(diagnostic.tally());  // all Standing::diagnostic: counted apart
   return out;
 }
 
