@@ -30,10 +30,25 @@ fi
 summary="$(mktemp)"
 trap 'rm -f "$summary"' EXIT
 status=0
+# One line per table with an estimate of the time left: each spec's last run (the table committed
+# in results/, `mpg run --last-time`); a spec without one counts as nothing.
+duration() { local s=$1; if [ "$s" -ge 3600 ]; then printf '%dh%02dm' $((s / 3600)) $((s % 3600 / 60)); else printf '%dm%02ds' $((s / 60)) $((s % 60)); fi; }
+declare -A last_seconds
+left=0
+while read -r spec seconds; do
+  if [ "$seconds" != "-" ]; then last_seconds[$spec]=$seconds; left=$((left + seconds)); fi
+done < <("$mpg" run --last-time $quick "${specs[@]}")
+echo "run_all.sh: ${#specs[@]} specs; their last runs took $(duration "$left") in all" >&2
+index=0
 for spec in "${specs[@]}"; do
-  echo "=== $spec ${quick} ${check}" >&2
+  index=$((index + 1))
+  last="${last_seconds[$spec]:-}"
+  echo "=== [$index/${#specs[@]}] $spec${quick:+ $quick}${check:+ $check} (last run $( [ -n "$last" ] && duration "$last" || echo "unknown"); about $(duration "$left") left in all)" >&2
+  started=$SECONDS
   rc=0
   "$mpg" run "$spec" $quick $check | tee -a "$summary" || rc=$?
+  left=$((left - ${last:-0})); [ "$left" -ge 0 ] || left=0
+  echo "=== [$index/${#specs[@]}] $spec done in $(duration $((SECONDS - started)))" >&2
   if [ "$rc" -ne 0 ]; then
     # 3: --check found drifted numbers; anything else is a failure of the run itself.
     if [ "$rc" -eq 3 ] && [ "$status" -ne 1 ]; then status=3; else status=1; fi

@@ -41,6 +41,7 @@ Action add_run(CLI::App& app) {
     harness::RunOptions options;
     bool quiet = false;
     bool reference = false;
+    bool last_time = false;
   };
   auto s = std::make_shared<Settings>();
   auto* command = app.add_subcommand(
@@ -90,6 +91,10 @@ Action add_run(CLI::App& app) {
   command->add_flag("--spec-reference", s->reference,
                     "Print the spec reference (Markdown) generated from the families' keys and the methods' "
                     "parameter tables, and exit");
+  command->add_flag("--last-time", s->last_time,
+                    "Print, per spec, the seconds the run that wrote its table in the results directory took "
+                    "(\"<spec> <seconds>\", \"-\" when there is none; --quick: the quick table), and exit "
+                    "(./run_all.sh sums them for its estimate of the time left)");
   command->footer(methods_help());
   return [s] {
     if (s->reference) {
@@ -97,6 +102,13 @@ Action add_run(CLI::App& app) {
       return;
     }
     if (s->specs.empty()) throw Error("mpg run: give a spec file (e.g. experiments/table8_f1.json); see mpg run --help");
+    if (s->last_time) {
+      for (const auto& spec : s->specs) {
+        const auto seconds = harness::last_run_seconds(spec, s->options);
+        fmt::print("{} {}\n", spec, seconds ? fmt::format("{:.0f}", *seconds) : std::string("-"));
+      }
+      return;
+    }
     // Cells are keyed by the content stamp compiled into this binary; the tables name the tree's
     // git revision, so a binary built from other code than the tree holds is refused.
     const std::string tree = harness::source_stamp();

@@ -53,6 +53,20 @@ TEST_CASE("compare_results: numbers beyond the tolerance, missing rows and value
   CHECK(drift[1].where == "tolerance");
 }
 
+TEST_CASE("compare_results: a row's standing does not name it", "[check]") {
+  // A table written before the counting rule had no "standing"; the rerun's row is the same row.
+  const json old = json::parse(R"js({"rows": [{"method": "MPG (authors' AdaDelta)", "ours": 0.5}]})js");
+  json fresh = old;
+  fresh["rows"][0]["standing"] = "variant";
+  std::vector<std::string> added;
+  CHECK(compare_results(old, fresh, 1e-6, &added).empty());
+  CHECK(added.empty());
+  fresh["rows"][0]["ours"] = 0.6;
+  const auto drift = compare_results(old, fresh, 1e-6);
+  REQUIRE(drift.size() == 1);
+  CHECK(drift[0].where == "rows[MPG (authors' AdaDelta)].ours");
+}
+
 TEST_CASE("mpg run --check: a hand-edited number in a result file is a drift, exit status 3", "[check_shared]") {
   if (!fs::exists(fs::path(data_directory()) / "optdigits" / "optdigits.tra")) {
     MPG_SKIP("optdigits is not in " << data_directory());
@@ -87,9 +101,16 @@ TEST_CASE("mpg run --check: a hand-edited number in a result file is a drift, ex
                               Contains("DRIFT rows[OPT/LR].ours: old ") && Contains("DRIFT tasks[LR/OPT/class 0].test"));
   CHECK(mpg::read_file(table) == edited.dump(2));  // --check writes nothing
 
-  // A table that was never written cannot be checked.
+  // The written table records every cell's time; --last-time reads the run's time back.
+  CHECK(json::parse(written)["cell_seconds"]["validation"].size() == 2);
+  const auto last = run_mpg(dir, run + " --last-time");
+  CHECK(last.exit_code == 0);
+  CHECK_THAT(last.out, Contains(spec + " ") && !Contains(spec + " -"));
+
+  // A table that was never written cannot be checked, and has no last time.
   fs::remove(table);
   const auto nothing = run_mpg(dir, run + " --check");
   CHECK(nothing.exit_code == 1);
   CHECK_THAT(nothing.err, Contains("--check: there is no " + table));
+  CHECK(run_mpg(dir, run + " --last-time").out == spec + " -\n");
 }

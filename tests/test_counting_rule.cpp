@@ -82,3 +82,13 @@ TEST_CASE("claims count under the same rule, and a table on substitute data is r
   CHECK(whole.apart_cells == 10);
   CHECK(whole.apart.at(Standing::substitute) == std::pair{2 + 4 + 1, 1 + 2 + 1});
 }
+
+TEST_CASE("standing_of: other data first, then a stand-in method, then another protocol", "[counting_rule]") {
+  using mpg::harness::standing_of;
+  CHECK(standing_of({}) == Standing::exact);
+  CHECK(standing_of({.counted_protocol = false}) == Standing::variant);
+  CHECK(standing_of({.papers_method = false, .counted_protocol = false}) == Standing::stand_in);
+  CHECK(standing_of({.papers_data = false, .papers_method = false, .counted_protocol = false}) ==
+        Standing::substitute);
+  CHECK(standing_of({.papers_data = false}) == Standing::substitute);
+}

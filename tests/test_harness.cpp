@@ -235,6 +235,26 @@ TEST_CASE("Progress: one line per finished cell, counted per phase; nothing when
   std::fclose(quiet);
 }
 
+TEST_CASE("Progress: the time left from the last run's cell times, scaled by this run's", "[harness]") {
+  std::FILE* out = std::tmpfile();
+  REQUIRE(out != nullptr);
+  {
+    CellProgress progress("spec", true, 0, out);
+    progress.start_phase(3, 30.0, 1);  // the last run: A 10 s, B 10 s, C 10 s
+    progress.finish(progress.begin("A", 10), "A", true);   // cached: 20 s of the last run left, scale 1
+    progress.finish(progress.begin("B", 10), "B", false);  // ~0 s instead of 10: scale 0.1 (its floor)
+    progress.finish(progress.begin("C", 10), "C", false);  // the last cell: no estimate
+    progress.start_phase(1);                               // no last times: no estimate
+    progress.finish(progress.begin("D"), "D", false);
+  }
+  CHECK(contents(out) ==
+        "[spec]    1/3    A  (cached)  [about 0m20s left]\n"
+        "[spec]    2/3    B  [about 0m01s left]\n"
+        "[spec]    3/3    C\n"
+        "[spec]    1/1    D\n");
+  std::fclose(out);
+}
+
 TEST_CASE("Progress: a heartbeat lists the running cells when no line was printed for a while", "[harness]") {
   std::FILE* out = std::tmpfile();
   REQUIRE(out != nullptr);

@@ -6,6 +6,7 @@
 // number with the tables already written.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,12 +74,17 @@ struct RunSummary {
 
 RunSummary run_experiment(const std::string& spec_path, const RunOptions& options);
 
+// What the run that wrote the spec's table in the results directory took: its wall seconds, or
+// its cells' recorded times shared among `options.threads` when that is more (a run served from
+// the cache was quick); nullopt when there is no such table. For estimates of a run's time left.
+std::optional<double> last_run_seconds(const std::string& spec_path, const RunOptions& options);
+
 // The results directory of a run of `spec_path` without --results (see RunOptions).
 std::string default_results_directory(const std::string& spec_path);
 
 // The numbers of `fresh` that differ from `old` by more than `tolerance`, and those that
 // disappeared; `added` receives what only `fresh` has. Keys holding "seconds" and "revision" are
-// not compared (times and code identity); arrays of objects are matched by their text fields.
+// not compared (times and code identity); arrays of objects are matched by their text fields (other than "standing").
 std::vector<Drift> compare_results(const nlohmann::json& old, const nlohmann::json& fresh, double tolerance,
                                    std::vector<std::string>* added = nullptr);
 

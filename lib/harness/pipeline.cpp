@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -143,6 +144,43 @@ void write_results_index(const std::string& directory) {
   write_file_atomically(directory + "/README.md", md);
 }
 
+// ---- Cell times ----------------------------------------------------------------------------------
+
+// Each computed cell's wall time travels with its result (and so through the cache) under this key;
+// the pipeline takes it out before the family sees the result and writes the times of all cells
+// to the table's JSON, {"validation": {description: s}, "test": {...}}, from which the next run
+// estimates its time left.
+constexpr const char* kCellSeconds = "cell_seconds";
+
+json timed(const std::function<json()>& compute) {
+  const auto start = clock_type::now();
+  json result = compute();
+  if (result.is_object()) result[kCellSeconds] = seconds_since(start);
+  return result;
+}
+
+double take_cell_seconds(json& result) {
+  if (!result.is_object() || !result.contains(kCellSeconds)) return 0;
+  const double seconds = result[kCellSeconds].is_number() ? result[kCellSeconds].get<double>() : 0;
+  result.erase(kCellSeconds);
+  return seconds;
+}
+
+// The cell times of the table the last run wrote (empty when there is none or it has none).
+json last_cell_seconds(const std::string& table) {
+  if (!fs::exists(table)) return json::object();
+  const json old = json::parse(read_file(table), nullptr, false);
+  if (old.is_discarded() || !old.is_object() || !old.contains(kCellSeconds) || !old[kCellSeconds].is_object())
+    return json::object();
+  return old[kCellSeconds];
+}
+
+double last_seconds_of(const json& last, const char* phase, const std::string& description) {
+  if (!last.contains(phase) || !last[phase].is_object()) return 0;
+  const auto found = last[phase].find(description);
+  return found != last[phase].end() && found->is_number() ? found->get<double>() : 0;
+}
+
 // ---- --check ---------------------------------------------------------------------------------
 
 bool ignored_key(const std::string& key) {
@@ -154,12 +192,14 @@ std::string text_of(const json& value) {
   return value.dump();
 }
 
-// Identity of an object in an array: its text fields, "a/b/c" ("" when it has none).
+// Identity of an object in an array: its text fields, "a/b/c" ("" when it has none). A row's
+// "standing" (how the counting rule counts it) describes the row, it does not name it: a table
+// written before a row was counted apart still matches it.
 std::string identity(const json& element) {
   std::string id;
   if (!element.is_object()) return id;
   for (const auto& [key, value] : element.items())
-    if (value.is_string()) {
+    if (value.is_string() && key != "standing") {
       if (!id.empty()) id += '/';
       id += value.get<std::string>();
     }
@@ -262,6 +302,26 @@ std::string default_results_directory(const std::string& spec_path) {
   return (fs::current_path() / "results").string();
 }
 
+std::optional<double> last_run_seconds(const std::string& spec_path, const RunOptions& options) {
+  const json spec = load_spec(spec_path, options.quick, options.overrides);
+  const std::string table =
+      results_directory(options, spec_path) + "/" + spec["name"].get<std::string>() + (options.quick ? ".quick" : "") + ".json";
+  if (!fs::exists(table)) return std::nullopt;
+  const json old = json::parse(read_file(table), nullptr, false);
+  if (old.is_discarded() || !old.is_object() || !old.contains("seconds") || !old["seconds"].is_number())
+    return std::nullopt;
+  // A run that took its cells from the cache took little time; the sum of its cells' times is the
+  // better estimate when the table records them.
+  double cells = 0;
+  if (old.contains(kCellSeconds) && old[kCellSeconds].is_object())
+    for (const auto& [phase, times] : old[kCellSeconds].items())
+      if (times.is_object())
+        for (const auto& [cell, seconds] : times.items())
+          if (seconds.is_number()) cells += seconds.get<double>();
+  const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(old["seconds"].get<double>(), cells / std::max(1, threads));
+}
+
 RunSummary run_experiment(const std::string& spec_path, const RunOptions& options) {
   const auto start = clock_type::now();
   const json spec = load_spec(spec_path, options.quick, options.overrides);
@@ -329,6 +389,19 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
   const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(std::max(1, threads)));
   CellProgress progress(name, options.progress, options.heartbeat_seconds);
+  const json last_times = last_cell_seconds(results + "/" + base + ".json");
+  json cell_seconds = {{"validation", json::object()}, {"test", json::object()}};
+  std::mutex cell_seconds_mutex;
+  auto record = [&](const char* phase, const std::string& description, json& result) {
+    const double seconds = take_cell_seconds(result);
+    const std::lock_guard<std::mutex> lock(cell_seconds_mutex);
+    if (seconds > 0) cell_seconds[phase][description] = seconds;
+  };
+  auto phase_seconds = [&](const char* phase, const std::vector<std::size_t>& indices) {
+    double total = 0;
+    for (const std::size_t i : indices) total += last_seconds_of(last_times, phase, cells[i].description);
+    return total;
+  };
 
   std::vector<json> validation(cells.size());
   std::vector<std::size_t> launch(cells.size());  // higher priority first, else cell order
@@ -336,13 +409,16 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
   std::stable_sort(launch.begin(), launch.end(),
                    [&](std::size_t a, std::size_t b) { return cells[a].priority > cells[b].priority; });
   run_on_slurm("validation", launch);
-  progress.start_phase(static_cast<int>(cells.size()));
+  progress.start_phase(static_cast<int>(cells.size()), phase_seconds("validation", launch), threads);
   tbb::parallel_for(std::size_t{0}, launch.size(), [&](std::size_t j) {
     const std::size_t i = launch[j];
-    const long token = progress.begin(cells[i].description);
-    auto [result, was_cached] = cache.get_or_compute(key_of(i, "validation"), [&] { return run->validate(i); });
+    const long token =
+        progress.begin(cells[i].description, last_seconds_of(last_times, "validation", cells[i].description));
+    auto [result, was_cached] =
+        cache.get_or_compute(key_of(i, "validation"), [&] { return timed([&] { return run->validate(i); }); });
     was_cached = was_cached && !on_cluster.count(i);
     cached += was_cached;
+    record("validation", cells[i].description, result);
     progress.finish(token, cells[i].description + "  " + run->validation_line(result), was_cached);
     validation[i] = std::move(result);
   });
@@ -368,14 +444,16 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
     std::vector<json> results_of(chosen.size());
     on_cluster.clear();
     run_on_slurm("test", chosen);
-    progress.start_phase(static_cast<int>(chosen.size()));
+    progress.start_phase(static_cast<int>(chosen.size()), phase_seconds("test", chosen), threads);
     tbb::parallel_for(std::size_t{0}, chosen.size(), [&](std::size_t j) {
       const std::size_t i = chosen[j];
-      const long token = progress.begin(cells[i].description + "  test");
+      const long token =
+          progress.begin(cells[i].description + "  test", last_seconds_of(last_times, "test", cells[i].description));
       auto [result, was_cached] =
-          cache.get_or_compute(key_of(i, "test"), [&] { return run->test(i, validation[i]); });
+          cache.get_or_compute(key_of(i, "test"), [&] { return timed([&] { return run->test(i, validation[i]); }); });
       was_cached = was_cached && !on_cluster.count(i);
       cached += was_cached;
+      record("test", cells[i].description, result);
       progress.finish(token, cells[i].description + "  " + run->test_line(result), was_cached);
       results_of[j] = std::move(result);
     });
@@ -411,7 +489,8 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
               {"revision", revision},
               {"quick", options.quick},
               {"overrides", options.overrides},
-              {"seconds", seconds_since(start)}};
+              {"seconds", seconds_since(start)},
+              {kCellSeconds, cell_seconds}};
   if (!spec_note.empty()) out["spec_note"] = spec_note;
   out["count"] = tables.tally.to_json();
   for (const auto& [key, value] : tables.fields.items()) out[key] = value;

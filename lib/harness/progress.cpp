@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <utility>
 
 namespace mpg::harness {
@@ -34,13 +35,16 @@ CellProgress::~CellProgress() {
   if (heartbeat_thread_.joinable()) heartbeat_thread_.join();
 }
 
-void CellProgress::start_phase(int total) {
+void CellProgress::start_phase(int total, double expected_seconds, int threads) {
   const std::lock_guard<std::mutex> lock(mutex_);
   done_ = 0;
   total_ = total;
+  threads_ = std::max(1, threads);
+  phase_expected_ = std::max(0.0, expected_seconds);
+  begun_expected_ = scaled_actual_ = scaled_expected_ = 0;
 }
 
-long CellProgress::begin(const std::string& description) {
+long CellProgress::begin(const std::string& description, double expected_seconds) {
   // The heartbeat lists several cells on one line: column padding is squeezed to single spaces.
   std::string squeezed;
   for (char c : description)
@@ -48,15 +52,33 @@ long CellProgress::begin(const std::string& description) {
   while (!squeezed.empty() && squeezed.back() == ' ') squeezed.pop_back();
   const std::lock_guard<std::mutex> lock(mutex_);
   const long token = next_token_++;
-  running_[token] = {std::move(squeezed), clock::now()};
+  running_[token] = {std::move(squeezed), clock::now(), std::max(0.0, expected_seconds)};
+  begun_expected_ += std::max(0.0, expected_seconds);
   return token;
 }
 
 void CellProgress::finish(long token, const std::string& line, bool cached) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  running_.erase(token);
+  const auto now = clock::now();
+  if (const auto found = running_.find(token); found != running_.end()) {
+    if (!cached && found->second.expected > 0) {
+      scaled_actual_ += std::chrono::duration<double>(now - found->second.since).count();
+      scaled_expected_ += found->second.expected;
+    }
+    running_.erase(found);
+  }
   ++done_;
-  print_locked(line + (cached ? "  (cached)" : ""));
+  print_locked(line + (cached ? "  (cached)" : "") + time_left_locked(now));
+}
+
+std::string CellProgress::time_left_locked(clock::time_point now) const {
+  if (phase_expected_ <= 0 || done_ >= total_) return "";
+  // This run against the last: the ratio of finished cells' times (1 until one is known).
+  const double scale = scaled_expected_ > 0 ? std::clamp(scaled_actual_ / scaled_expected_, 0.1, 10.0) : 1.0;
+  double left = scale * std::max(0.0, phase_expected_ - begun_expected_);
+  for (const auto& [token, cell] : running_)
+    left += std::max(0.0, scale * cell.expected - std::chrono::duration<double>(now - cell.since).count());
+  return fmt::format("  [about {} left]", format_elapsed(left / threads_));
 }
 
 void CellProgress::print_locked(const std::string& text) {

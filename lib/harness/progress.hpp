@@ -26,10 +26,16 @@ class CellProgress {
   CellProgress& operator=(const CellProgress&) = delete;
 
   // Starts a new count (the validation cells, then the test cells): done = 0 of `total`.
-  void start_phase(int total);
-  // A cell starts running under `description`; returns its token for finish().
-  long begin(const std::string& description);
-  // The cell is done: prints "[spec] done/total <line>" and "  (cached)" when it came from the cache.
+  // `expected_seconds`: what the phase's cells took in the last run (0: unknown), `threads`: cells
+  // run at a time; with both, each line ends in the phase's estimated time left (finish()).
+  void start_phase(int total, double expected_seconds = 0, int threads = 1);
+  // A cell starts running under `description`; `expected_seconds` is what it took in the last run
+  // (0: unknown). Returns its token for finish().
+  long begin(const std::string& description, double expected_seconds = 0);
+  // The cell is done: prints "[spec] done/total <line>", "  (cached)" when it came from the cache,
+  // and, while cells remain and the last run's times are known, "  [about 12m05s left]": the last
+  // run's time of the cells not finished, scaled by how this run's finished cells compare with
+  // their last times, shared among the threads.
   void finish(long token, const std::string& line, bool cached);
 
  private:
@@ -37,8 +43,10 @@ class CellProgress {
   struct Running {
     std::string description;
     clock::time_point since;
+    double expected = 0;
   };
   void print_locked(const std::string& text);  // caller holds mutex_
+  std::string time_left_locked(clock::time_point now) const;  // "" when there is no estimate
   void heartbeat_loop();
 
   std::string spec_name_;
@@ -50,6 +58,11 @@ class CellProgress {
   bool stopping_ = false;
   int done_ = 0;
   int total_ = 0;
+  int threads_ = 1;
+  double phase_expected_ = 0;  // the last run's time of the phase's cells
+  double begun_expected_ = 0;  // ... of the cells begun so far
+  double scaled_actual_ = 0;   // this run's time of finished computed cells with a known last time
+  double scaled_expected_ = 0; // ... and their last times
   long next_token_ = 0;
   std::map<long, Running> running_;  // by token, i.e. in start order
   clock::time_point last_print_;

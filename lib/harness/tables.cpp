@@ -44,6 +44,13 @@ const char* lookup(Standing standing, const std::pair<Standing, const char*> (&t
 std::string to_string(Standing standing) { return lookup(standing, kStandingNames); }
 std::string describe(Standing standing) { return lookup(standing, kStandingWords); }
 
+Standing standing_of(const RowOrigin& origin) {
+  if (!origin.papers_data) return Standing::substitute;
+  if (!origin.papers_method) return Standing::stand_in;
+  if (!origin.counted_protocol) return Standing::variant;
+  return Standing::exact;
+}
+
 void Tally::add(const Tally& other) {
   published_cells += other.published_cells;
   within_tolerance += other.within_tolerance;

@@ -30,6 +30,15 @@ std::string to_string(Standing standing);
 // "protocol variant".
 std::string describe(Standing standing);
 
+// Where a compared row comes from. The rule's order where several reasons apply: other data, then
+// another method in the paper's method's place, then another training protocol; else exact.
+struct RowOrigin {
+  bool papers_data = true;       // the registry variant is exactly the paper's data
+  bool papers_method = true;     // false: a stand-in (IBM1/HMM for GIZA++, a PCFG, a factored model)
+  bool counted_protocol = true;  // false: the paper's method under another protocol (a variant)
+};
+Standing standing_of(const RowOrigin& origin);
+
 // What a table found against the published numbers: the one-screen summary of `mpg run`.
 // published_cells / within_tolerance count exact cells only; apart_cells / apart_within the others,
 // by standing.

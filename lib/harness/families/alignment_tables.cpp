@@ -89,11 +89,7 @@ Tables AlignmentRun::tables(const Outcome& outcome) const {
     for (const std::string& m : rows_of)
       for (const char* set : kSets) {
         auto& r = comparison.add({row, m, set}, ours(m, set), p[set].get<double>());
-        // The one counting rule: other data, then the GIZA++ stand-in, then another protocol.
-        r.standing = !choice_.exact() ? Standing::substitute
-                     : aligner        ? Standing::stand_in
-                     : m != method    ? Standing::variant
-                                      : Standing::exact;
+        r.standing = standing_of({.papers_data = choice_.exact(), .papers_method = !aligner, .counted_protocol = m == method});
         if (!choice_.exact()) r.causes.push_back("data substitute (" + choice_.variant + ")");
         if (aligner) r.causes.push_back("aligner substitute (IBM1/HMM for GIZA++ Model 4)");
         if (const auto cell = chosen(m); cell && !outcome.validation[*cell]["training"].value("converged", true))

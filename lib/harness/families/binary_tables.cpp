@@ -75,9 +75,10 @@ Tables BinaryRun::tables(const Outcome& outcome) const {
       if (published.contains(method) && published[method].contains(data->label))
         pub = published[method][data->label].get<double>();
       auto& row = table.add({data->label, method}, ours, pub);
-      // The one counting rule: the authors' protocols stand beside the certified row, counted apart.
-      if (spec_["methods"][method].value("protocol", std::string("certified")) != "certified")
-        row.standing = Standing::variant;
+      // The authors' protocols stand beside the certified row, counted apart; other data likewise.
+      row.standing = standing_of(
+          {.papers_data = data->choice.exact(),
+           .counted_protocol = spec_["methods"][method].value("protocol", std::string("certified")) == "certified"});
       row.extra["seconds"] = seconds;
       if (published_seconds.contains(method) && published_seconds[method].contains(data->label))
         row.extra["published_seconds"] = published_seconds[method][data->label];

@@ -94,11 +94,7 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
         for (const char* set : kTestSets) {
           auto& r = comparison.add({row, m, kMeasureNames.at(measure), set}, ours(m, measure, set),
                                    p[measure][set].get<double>());
-          // The one counting rule: other data, then the Stanford-parser stand-in, then another protocol.
-          r.standing = !choice_.exact() ? Standing::substitute
-                       : pcfg           ? Standing::stand_in
-                       : m != method    ? Standing::variant
-                                        : Standing::exact;
+          r.standing = standing_of({.papers_data = choice_.exact(), .papers_method = !pcfg, .counted_protocol = m == method});
           if (!choice_.exact()) r.causes.push_back("data substitute (" + choice_.variant + ")");
           if (pcfg) r.causes.push_back("parser substitute (PCFG stand-in)");
         }
