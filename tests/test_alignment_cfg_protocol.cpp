@@ -1,5 +1,6 @@
 // The authors' training protocols (lib/learn/protocol.hpp) for the alignment and CFG MPGs: the
-// reference's double oracle (lib/game/value_repeat_oracle.hpp) on hand-worked table games, the
+// reference's double oracle (authors_game_options: DoubleOracleOptions::StopRule::value_repeat) on
+// hand-worked table games, the
 // protocol reaching train_alignment_mpg and train_cfg_mpg (theta = 0, the preset optimizer, every
 // game stopped by the reference's rule) and their predictions; Table XIV's 1 - Hamming
 // (|∩| / |∪|) against an independent multiset count over every pair of trees of a tiny grammar.
@@ -8,7 +9,8 @@
 #include <map>
 #include <random>
 
-#include "lib/game/value_repeat_oracle.hpp"
+#include "lib/game/double_oracle.hpp"
+#include "lib/learn/protocol.hpp"
 #include "lib/models/alignment_mpg.hpp"
 #include "lib/models/cfg_mpg.hpp"
 #include "tests/cfg_trees.hpp"
@@ -64,8 +66,8 @@ TEST_CASE("the reference's double oracle stops when the LP value repeats, not at
   // and the game stops after one iteration with the predictor's best response (a = 2, 1) unused:
   // gap 1 - 0 = 1.
   const TableGame game({{0.0, 1.0}, {0.5, 0.0}, {1.0, 0.0}});
-  const auto stopped = mpg::solve_double_oracle_value_repeat(game, mpg::ValueRepeatOptions{});
-  CHECK(stopped.summary.status == mpg::DoubleOracleStatus::stalled);
+  const auto stopped = mpg::solve_double_oracle(game, mpg::authors_game_options({}));
+  CHECK(stopped.summary.status == mpg::DoubleOracleStatus::value_repeated);
   CHECK(stopped.summary.iterations == 1);
   CHECK(stopped.summary.value == 0.0);
   CHECK(stopped.summary.predictor_response_value == 1.0);
@@ -84,8 +86,9 @@ TEST_CASE("the reference's double oracle stops when the LP value repeats, not at
   // Iteration 3: LP 3x3 value 1/3; every column scores 1/3 against the uniform P, no addition;
   // the value 1/3 repeats: stop with the equilibrium.
   const TableGame pennies({{1, 0, 0}, {0, 1, 0}, {0, 0, 1}});
-  const auto solved = mpg::solve_double_oracle_value_repeat(pennies, mpg::ValueRepeatOptions{});
-  CHECK(solved.summary.status == mpg::DoubleOracleStatus::stalled);
+  // The gap measured at the stop is 0: the stopped game is labelled converged.
+  const auto solved = mpg::solve_double_oracle(pennies, mpg::authors_game_options({}));
+  CHECK(solved.summary.status == mpg::DoubleOracleStatus::converged);
   CHECK(solved.summary.iterations == 3);
   CHECK(solved.summary.value == Approx(1.0 / 3.0).margin(1e-12));
   CHECK(solved.summary.gap == Approx(0.0).margin(1e-12));
@@ -94,9 +97,8 @@ TEST_CASE("the reference's double oracle stops when the LP value repeats, not at
   // The action cap (the reference's 300, here 2), checked after each LP for the player whose
   // strategy that LP served: iteration 1 adds column b = 1, the second LP (1 x 2, value 0) then
   // finds the adversary holding two actions and stops.
-  mpg::ValueRepeatOptions capped;
-  capped.max_actions = 2;
-  const auto cut = mpg::solve_double_oracle_value_repeat(pennies, capped);
+  const mpg::DoubleOracleOptions capped = mpg::authors_game_options({}, {.value_precision = 1e-8, .max_actions = 2});
+  const auto cut = mpg::solve_double_oracle(pennies, capped);
   CHECK(cut.summary.status == mpg::DoubleOracleStatus::action_limit);
   CHECK(cut.summary.iterations == 1);
   CHECK(cut.summary.value == 0.0);
@@ -152,10 +154,10 @@ TEST_CASE("an authors' protocol reaches the alignment trainer: theta = 0, preset
       for (std::uint32_t code : gold) rows.back().push_back(mpg::link_code(mpg::link_position(code)));
       const auto reference =
           kind == mpg::AlignmentMpgKind::matching
-              ? mpg::solve_double_oracle_value_repeat(mpg::make_matching_game(set[i], Eigen::VectorXd::Zero(d)),
-                                                      mpg::ValueRepeatOptions{}, rows, {gold})
-              : mpg::solve_double_oracle_value_repeat(mpg::make_aer_game(set[i], Eigen::VectorXd::Zero(d)),
-                                                      mpg::ValueRepeatOptions{}, rows, {gold});
+              ? mpg::solve_double_oracle(mpg::make_matching_game(set[i], Eigen::VectorXd::Zero(d)),
+                                                      mpg::authors_game_options({}), rows, {gold})
+              : mpg::solve_double_oracle(mpg::make_aer_game(set[i], Eigen::VectorXd::Zero(d)),
+                                                      mpg::authors_game_options({}), rows, {gold});
       CHECK(s.value == reference.summary.value);
       f0 -= reference.summary.value;
     }
@@ -175,7 +177,7 @@ TEST_CASE("an authors' protocol reaches the alignment trainer: theta = 0, preset
           return std::make_unique<mpg::MatchingGame>(mpg::make_matching_game(x, model.theta));
         return std::make_unique<mpg::AerGame>(mpg::make_aer_game(x, model.theta));
       };
-      const auto reference = mpg::predict_by_game(*game_of(set[0]), mpg::ValueRepeatOptions{});
+      const auto reference = mpg::predict_by_game(*game_of(set[0]), mpg::authors_game_options({}));
       CHECK(predicted.links == reference.links);
       CHECK(predicted.game.iterations == reference.game.iterations);
       CHECK(predicted.game.status != mpg::DoubleOracleStatus::iteration_limit);
@@ -205,7 +207,7 @@ TEST_CASE("an authors' protocol reaches the CFG trainer: theta = 0, preset optim
   double f0 = 0.0;
   for (const auto& e : examples) {
     const mpg::CfgHammingGame game(g, e.tags, zero);
-    f0 -= mpg::solve_double_oracle_value_repeat(game, mpg::ValueRepeatOptions{}, {e.gold}, {e.gold}).summary.value;
+    f0 -= mpg::solve_double_oracle(game, mpg::authors_game_options({}), {e.gold}, {e.gold}).summary.value;
   }
   for (const auto protocol : {mpg::TrainingProtocol::authors_adadelta, mpg::TrainingProtocol::authors_lbfgs}) {
     mpg::CfgMpgOptions options;
@@ -228,7 +230,7 @@ TEST_CASE("an authors' protocol reaches the CFG trainer: theta = 0, preset optim
     }
     const auto parsed = mpg::predict_cfg_mpg(g, model, tags, words, "A", 1e-6, &summary);
     const mpg::CfgHammingGame game(g, e.tags, model.theta);
-    const auto reference = mpg::solve_double_oracle_value_repeat(game, mpg::ValueRepeatOptions{});
+    const auto reference = mpg::solve_double_oracle(game, mpg::authors_game_options({}));
     CHECK(summary.iterations == reference.summary.iterations);
     CHECK(summary.value == reference.summary.value);
     const auto& best = reference.predictor.actions[mpg::most_probable_index(reference.predictor)];

@@ -116,13 +116,14 @@ TEST_CASE("Linear-chain MPG under authors_lbfgs: from theta = 0, the games by th
   CHECK(model.summary.optimizer.final_value <= model.summary.optimizer.initial_value);
 
   const DoubleOracleOptions game = chain_game_options(options);
-  CHECK(game.value_repeat_precision == 1e-8);
+  CHECK(game.stop_rule == DoubleOracleOptions::StopRule::value_repeat);
+  CHECK(game.value_precision == 1e-8);
   CHECK(game.tolerance == 1e-8);
   CHECK(game.max_actions == 300);
   CHECK(game.max_iterations == 0);
   LinearChainMpgOptions certified = options;
   certified.protocol = TrainingProtocol::certified;
-  CHECK(chain_game_options(certified).value_repeat_precision == 0.0);
+  CHECK(chain_game_options(certified).stop_rule == DoubleOracleOptions::StopRule::certified);
   CHECK(chain_game_options(certified).tolerance == certified.game_tolerance);
   // A lambda path is the certified trainer's only.
   LinearChainMpgOptions path = options;

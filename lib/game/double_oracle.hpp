@@ -33,11 +33,6 @@ struct DoubleOracleOptions {
   double tolerance = 1e-9;      // stop when gap <= tolerance
   int max_iterations = 10000;   // 0 = no cap
   int max_actions = 0;          // per player; 0 = no cap
-  // The reference code's plateau stop (shared/notes/mpg-java-reference.md §2.3; lib/learn/protocol.hpp):
-  // stop once the sub-game's LP value, rounded to a multiple of this precision, equals the
-  // previous iteration's after the best responses were added (0 = off). Not a certificate: the
-  // gap at that point is reported, and the status is value_repeated.
-  double value_repeat_precision = 0.0;
   double max_seconds = 0.0;     // 0 = no cap
   // Drop an action from the sub-game after this many consecutive solves with probability 0
   // (0 = keep every action). Keeps the LP near the support size; the stopping test still
@@ -75,11 +70,6 @@ struct DoubleOracleOptions {
 // value_repeated: StopRule::value_repeat stopped at a repeated LP value with a gap > tolerance.
 enum class DoubleOracleStatus { converged, iteration_limit, action_limit, time_limit, stalled, inconsistent,
                                 value_repeated };
-
-// round(a / precision) == round(b / precision): the reference code's value equality.
-inline bool values_repeat(double a, double b, double precision) {
-  return std::round(a / precision) == std::round(b / precision);
-}
 
 std::string to_string(DoubleOracleStatus status);
 
@@ -150,15 +140,21 @@ GameSolution<Action> solve_until_value_repeats(const Game<Action>& game, const D
     return false;
   };
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  auto timed = [&summary](auto respond) {
+    const auto t = std::chrono::steady_clock::now();
+    auto response = respond();
+    summary.best_response_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+    return response;
+  };
   for (;;) {
     ++summary.iterations;
     if (solve_and_test(true)) break;
-    const auto column = game.adversary_best_response(restricted.predictor());
+    const auto column = timed([&] { return game.adversary_best_response(restricted.predictor()); });
     const bool add_column =
         !equal_at_precision(summary.value, column.value, precision) && !restricted.has_column(column.action);
     if (add_column) restricted.add_column(column.action, game.potential(column.action));
     if (solve_and_test(false)) break;
-    const auto row = game.predictor_best_response(restricted.adversary());
+    const auto row = timed([&] { return game.predictor_best_response(restricted.adversary()); });
     const bool add_row = !equal_at_precision(summary.value, row.value, precision) && !restricted.has_row(row.action);
     if (add_row) restricted.add_row(row.action);
     if (!add_column && !add_row) {
@@ -181,8 +177,8 @@ GameSolution<Action> solve_until_value_repeats(const Game<Action>& game, const D
   summary.value = restricted.equilibrium().value;
   solution.predictor = restricted.predictor();
   solution.adversary = restricted.adversary();
-  summary.predictor_response_value = game.predictor_best_response(solution.adversary).value;
-  summary.adversary_response_value = game.adversary_best_response(solution.predictor).value;
+  summary.predictor_response_value = timed([&] { return game.predictor_best_response(solution.adversary); }).value;
+  summary.adversary_response_value = timed([&] { return game.adversary_best_response(solution.predictor); }).value;
   summary.gap = summary.predictor_response_value - summary.adversary_response_value;
   if (summary.gap <= options.tolerance) summary.status = DoubleOracleStatus::converged;
   summary.predictor_actions = restricted.generated_rows();
@@ -222,11 +218,15 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
   // Sub-game payoff C'(row, column) = score(row, column) - psi(column).
   Eigen::VectorXd potentials(static_cast<Eigen::Index>(columns.size()));
   for (Eigen::Index c = 0; c < potentials.size(); ++c) potentials[c] = game.potential(columns[static_cast<std::size_t>(c)]);
-  RestrictedGame<Action> restricted(game, std::move(rows), std::move(columns), potentials,
-                                    {options.prune_after, options.extra_responses, options.smoothing, options.lp_backend});
+  // The reference's rule adds one best response per player and half-step, never prunes.
+  const bool reference_rule = options.stop_rule == DoubleOracleOptions::StopRule::value_repeat;
+  const RestrictedGameOptions engine =
+      reference_rule ? RestrictedGameOptions{0, false, 0.0, options.lp_backend}
+                     : RestrictedGameOptions{options.prune_after, options.extra_responses, options.smoothing,
+                                             options.lp_backend};
+  RestrictedGame<Action> restricted(game, std::move(rows), std::move(columns), potentials, engine);
   auto column_of = [&game](const Action& action) { return std::pair{game.potential(action), NoColumnData{}}; };
-  if (options.stop_rule == DoubleOracleOptions::StopRule::value_repeat)
-    return solve_until_value_repeats(game, options, restricted, start);
+  if (reference_rule) return solve_until_value_repeats(game, options, restricted, start);
 
   GameSolution<Action> solution;
   DoubleOracleSummary& summary = solution.summary;
@@ -235,7 +235,6 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
   // strategies' gap, and a run that ends (converged or capped) returns these strategies.
   double best_upper = std::numeric_limits<double>::infinity();
   MixedStrategy<Action> best_adversary;
-  double previous_value = std::numeric_limits<double>::quiet_NaN();  // for value_repeat_precision
   for (;;) {
     ++summary.iterations;
     const MatrixGameSolution& equilibrium = restricted.solve();
@@ -266,12 +265,6 @@ GameSolution<Action> solve_double_oracle(const Game<Action>& game,
       summary.status = DoubleOracleStatus::converged;
       break;
     }
-    if (options.value_repeat_precision > 0.0 && summary.iterations > 1 &&
-        values_repeat(previous_value, equilibrium.value, options.value_repeat_precision)) {
-      summary.status = DoubleOracleStatus::value_repeated;
-      break;
-    }
-    previous_value = equilibrium.value;
     // At least one response improves on the sub-game value by more than tolerance/2.
     const double threshold = 0.5 * options.tolerance;
     const bool add_row = row_response.value > equilibrium.value + threshold && !restricted.has_row(row_response.action);

@@ -33,16 +33,10 @@ TrainingProtocol parse_training_protocol(const std::string& name, const std::str
 
 std::string to_string(TrainingProtocol protocol) { return choice_name(protocol, kProtocols); }
 
-ValueRepeatOptions value_repeat_options(const AuthorsGameRule& rule) {
-  ValueRepeatOptions options;
-  options.value_precision = rule.value_precision;
-  options.max_actions = rule.max_actions;
-  return options;
-}
-
 DoubleOracleOptions authors_game_options(DoubleOracleOptions options, const AuthorsGameRule& rule) {
+  options.stop_rule = DoubleOracleOptions::StopRule::value_repeat;
+  options.value_precision = rule.value_precision;
   options.tolerance = rule.value_precision;
-  options.value_repeat_precision = rule.value_precision;
   options.max_actions = rule.max_actions;
   options.max_iterations = 0;
   return options;

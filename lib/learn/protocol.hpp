@@ -15,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "lib/game/value_repeat_oracle.hpp"
 #include "lib/game/double_oracle.hpp"
 #include "lib/learn/optimizer.hpp"
 
@@ -38,13 +37,12 @@ struct AuthorsGameRule {
   int max_actions = 300;
 };
 
-// The rule as options of the double oracle that applies it (lib/game/value_repeat_oracle.hpp).
-ValueRepeatOptions value_repeat_options(const AuthorsGameRule& rule);
-// `options` with the reference's stop rule for a game solved by the double oracle: stop when the
-// sub-game value repeats at rule.value_precision (DoubleOracleOptions::value_repeat_precision),
-// when a player holds rule.max_actions actions, or when no best response improves on the value by
-// more than the precision (the gap test at that tolerance); no iteration cap. A game we solve
-// exactly by another method (marginals, the DCG greedy) keeps that solver.
+// `options` with the reference's stop rule for a game solved by the double oracle
+// (DoubleOracleOptions::StopRule::value_repeat, the one implementation for every MPG): stop when
+// the sub-game's LP value repeats at rule.value_precision, when a player holds rule.max_actions
+// actions, or when neither best response differs from the LP value at that precision (then
+// labelled converged if the gap measured at the stop is within it); no iteration cap. A game we
+// solve exactly by another method (closed forms, marginals, the DCG greedy) keeps that solver.
 DoubleOracleOptions authors_game_options(DoubleOracleOptions options, const AuthorsGameRule& rule = {});
 
 // The optimizer settings of an authors' protocol (throws for `certified`, which each model

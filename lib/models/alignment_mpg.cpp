@@ -99,10 +99,6 @@ AlignmentPrediction predict_by_game(const Game<AlignmentAction>& game, const Dou
   return most_probable_alignment(solve_double_oracle(game, options));
 }
 
-AlignmentPrediction predict_by_game(const Game<AlignmentAction>& game, const ValueRepeatOptions& options) {
-  return most_probable_alignment(solve_double_oracle_value_repeat(game, options));
-}
-
 }  // namespace mpg
 
 namespace mpg {
@@ -160,7 +156,7 @@ AlignmentGames::Solution AlignmentGames::solve(std::size_t i, const Eigen::Vecto
   rows.push_back(links_of(gold_[i]));
   columns.push_back(gold_[i]);
   auto run = [&](const Game<AlignmentAction>& game) {
-    if (authors) return solve_double_oracle_value_repeat(game, value_repeat_options(options_.authors_game), rows, columns);
+    if (authors) return solve_double_oracle(game, authors_game_options({}, options_.authors_game), rows, columns);
     DoubleOracleOptions game_options;
     game_options.tolerance = options_.game_tolerance;
     game_options.max_actions = options_.max_game_actions;
@@ -225,7 +221,7 @@ AlignmentMpgModel train_alignment_mpg(const std::vector<AlignmentInstance>& inst
 AlignmentPrediction predict_alignment_mpg(const AlignmentMpgModel& model, const AlignmentInstance& instance,
                                           double game_tolerance, int max_game_iterations) {
   if (model.protocol != TrainingProtocol::certified) {
-    const ValueRepeatOptions rule = value_repeat_options(model.authors_game);
+    const DoubleOracleOptions rule = authors_game_options({}, model.authors_game);
     if (model.kind == AlignmentMpgKind::matching)
       return predict_by_game(make_matching_game(instance, model.theta, model.matching), rule);
     return predict_by_game(make_aer_game(instance, model.theta, model.aer), rule);

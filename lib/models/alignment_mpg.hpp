@@ -72,10 +72,8 @@ struct AlignmentPrediction {
   AlignmentAction links;
   DoubleOracleSummary game;
 };
+// With authors_game_options (the reference's stop rule), the last restricted LP's predictor strategy.
 AlignmentPrediction predict_by_game(const Game<AlignmentAction>& game, const DoubleOracleOptions& options = {});
-// The same decision on the game stopped by the authors' rule (lib/game/value_repeat_oracle.hpp):
-// the most probable action of the last restricted LP's predictor strategy.
-AlignmentPrediction predict_by_game(const Game<AlignmentAction>& game, const ValueRepeatOptions& options);
 
 }  // namespace mpg
 
@@ -118,7 +116,7 @@ struct AlignmentMpgOptions {
   // How theta is found (lib/learn/protocol.hpp). certified: `optimizer` and the fields above.
   // authors_lbfgs / authors_adadelta: the protocol's optimizer preset (its iteration cap replaced
   // by authors_max_iterations when > 0), theta = 0, every game (training and prediction) solved
-  // by the reference's double oracle (value_repeat_oracle.hpp: gold seeds, no warm start, stop
+  // by the reference's double oracle (authors_game_options: gold seeds, no warm start, stop
   // when the LP value repeats or at authors_game.max_actions), v_n = the last LP value and Q_n its
   // adversary strategy, as the reference pairs them; game_tolerance and the game caps unused.
   TrainingProtocol protocol = TrainingProtocol::certified;

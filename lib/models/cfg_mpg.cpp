@@ -34,7 +34,7 @@ ParseGames::Solution ParseGames::solve(std::size_t i, const Eigen::VectorXd& the
   rows.push_back(example.gold);
   columns.push_back(example.gold);
   const GameSolution<CnfParse> result =
-      authors ? solve_double_oracle_value_repeat(game, value_repeat_options(options_.authors_game), rows, columns)
+      authors ? solve_double_oracle(game, authors_game_options({}, options_.authors_game), rows, columns)
               : solve_double_oracle(game, game_options(options_.game_tolerance), rows, columns);
   if (!authors) {
     warm.rows = result.predictor.actions;
@@ -92,7 +92,7 @@ TreePrediction predict_cfg_mpg(const Grammar& grammar, const CfgMpgModel& model,
   const CfgHammingGame parse_game(grammar, ids, model.theta, model.score);
   const GameSolution<CnfParse> solution =
       model.protocol != TrainingProtocol::certified
-          ? solve_double_oracle_value_repeat(parse_game, value_repeat_options(model.authors_game))
+          ? solve_double_oracle(parse_game, authors_game_options({}, model.authors_game))
           : solve_double_oracle(parse_game, game_options(game_tolerance));
   if (game) *game = solution.summary;
   const CnfParse& best = solution.predictor.actions[most_probable_index(solution.predictor)];

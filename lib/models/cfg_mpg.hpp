@@ -37,7 +37,7 @@ struct CfgMpgOptions {
   // How theta is found (lib/learn/protocol.hpp). certified: the fields above. authors_lbfgs /
   // authors_adadelta: the protocol's optimizer preset (its iteration cap replaced by
   // authors_max_iterations when > 0) from theta = 0, every game (training and prediction) by the
-  // reference's double oracle (lib/game/value_repeat_oracle.hpp: gold seeds in training, no warm
+  // reference's double oracle (authors_game_options in lib/learn/protocol.hpp: gold seeds in training, no warm
   // start, stop when the LP value repeats or at authors_game.max_actions); game_tolerance unused.
   TrainingProtocol protocol = TrainingProtocol::certified;
   AuthorsGameRule authors_game;

@@ -77,12 +77,8 @@ AuthorsGame solve_authors_game(const BinaryGame& game, const AuthorsGameRule& ru
     }
   }
   // 3. The double oracle stopped by the reference's rule.
-  DoubleOracleOptions options;
-  options.stop_rule = DoubleOracleOptions::StopRule::value_repeat;
-  options.value_precision = rule.value_precision;
-  options.max_actions = rule.max_actions;
-  options.max_iterations = 0;
-  options.tolerance = 1e-6;
+  DoubleOracleOptions options = authors_game_options({}, rule);
+  options.tolerance = 1e-6;  // only labels the stopped game converged when its gap is within this
   std::vector<BinaryAction> seed;
   if (gold) seed.push_back(*gold);
   auto solution = solve_double_oracle(game, options, seed, seed);
