@@ -3,6 +3,8 @@
 // as a drift with its old and new value, and the command exits with status 3.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include <filesystem>
 
 #include "lib/base/io.hpp"
@@ -65,6 +67,26 @@ TEST_CASE("compare_results: a row's standing does not name it", "[check]") {
   const auto drift = compare_results(old, fresh, 1e-6);
   REQUIRE(drift.size() == 1);
   CHECK(drift[0].where == "rows[MPG (authors' AdaDelta)].ours");
+}
+
+TEST_CASE("compare_results: null, how a table writes NaN, matches NaN and null only", "[check]") {
+  const json old = json::parse(R"({"rows": [{"method": "A", "ours": null, "sd": 0.5}]})");
+  json fresh = old;
+  fresh["rows"][0]["ours"] = std::nan("");
+  CHECK(compare_results(old, fresh, 1e-6).empty());
+  CHECK(compare_results(old, old, 1e-6).empty());
+  fresh["rows"][0]["ours"] = 0.25;
+  auto drift = compare_results(old, fresh, 1e-6);
+  REQUIRE(drift.size() == 1);
+  CHECK(drift[0].where == "rows[A].ours");
+  CHECK(drift[0].old_value == "null");
+  CHECK(drift[0].new_value == "0.25");
+  fresh["rows"][0].erase("ours");
+  drift = compare_results(old, fresh, 1e-6);
+  REQUIRE(drift.size() == 1);
+  CHECK(drift[0].new_value == "missing");
+  // The other way: a number that became NaN.
+  CHECK(compare_results(json::parse(R"({"x": 1.0})"), json{{"x", std::nan("")}}, 1e-6).size() == 1);
 }
 
 TEST_CASE("mpg run --check: a hand-edited number in a result file is a drift, exit status 3", "[check_shared]") {

@@ -128,6 +128,13 @@ TEST_CASE("Bad specs are rejected with the file and the key", "[harness]") {
   spec = small_spec();
   spec["quick"] = {{"methods", {{"LR", {{"lambda", "many"}}}}}};
   rejects(spec, "quick section");
+  // --quick validates the full spec too: a bad value its quick patch replaces is still refused.
+  spec = small_spec();
+  spec["methods"]["LR"]["lambda"] = "big";
+  spec["quick"] = {{"methods", {{"LR", {{"lambda", {1}}}}}}};
+  CHECK_THROWS_WITH(load_spec(write_spec(dir, spec), true), Catch::Contains("methods.LR.lambda"));
+  spec["methods"]["LR"]["lambda"] = {1, 4};
+  CHECK_NOTHROW(load_spec(write_spec(dir, spec), true));
   const std::string path = write_spec(dir, small_spec());
   CHECK_THROWS_WITH(load_spec(path, false, {"no_equals_sign"}), Catch::Contains("key.path=value"));
   write_file_atomically(path, "{ not json");

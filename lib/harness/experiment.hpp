@@ -85,6 +85,7 @@ std::string default_results_directory(const std::string& spec_path);
 // The numbers of `fresh` that differ from `old` by more than `tolerance`, and those that
 // disappeared; `added` receives what only `fresh` has. Keys holding "seconds" and "revision" are
 // not compared (times and code identity); arrays of objects are matched by their text fields (other than "standing").
+// A null (how a table writes NaN) matches null or NaN only.
 std::vector<Drift> compare_results(const nlohmann::json& old, const nlohmann::json& fresh, double tolerance,
                                    std::vector<std::string>* added = nullptr);
 

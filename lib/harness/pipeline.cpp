@@ -232,7 +232,7 @@ std::vector<std::pair<std::string, std::pair<const json*, const json*>>> matched
 }
 
 bool holds_numbers(const json& value) {
-  if (value.is_number()) return true;
+  if (value.is_number() || value.is_null()) return true;  // null: how a table writes NaN
   if (value.is_object())
     for (const auto& [key, v] : value.items())
       if (!ignored_key(key) && holds_numbers(v)) return true;
@@ -244,6 +244,12 @@ bool holds_numbers(const json& value) {
 
 void compare(const json& old, const json& fresh, const std::string& where, double tolerance, std::vector<Drift>& drift,
              std::vector<std::string>* added) {
+  // A table writes NaN as null: null matches null or NaN, and nothing else.
+  if (old.is_null()) {
+    const bool nan = fresh.is_null() || (fresh.is_number() && std::isnan(fresh.get<double>()));
+    if (!nan) drift.push_back({where, "null", text_of(fresh), 0.0});
+    return;
+  }
   if (old.is_number()) {
     if (!fresh.is_number()) {
       drift.push_back({where, text_of(old), fresh.is_null() ? "missing" : text_of(fresh), 0.0});

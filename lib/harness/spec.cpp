@@ -264,17 +264,21 @@ json parse_spec(const std::string& text, const std::string& path, bool quick, co
     throw InputError(path, "quick: expected an object (a merge patch)");
   // The spec a run uses: the quick patch first (when asked for), then the command-line overrides,
   // so an override always wins over the quick section.
-  auto variant = [&](bool with_quick) {
+  auto variant = [&](bool with_quick, bool with_overrides) {
     json spec = original;
     if (with_quick && has_quick) spec.merge_patch(original["quick"]);
-    for (const auto& assignment : overrides) apply_override(spec, assignment, path);
+    if (with_overrides)
+      for (const auto& assignment : overrides) apply_override(spec, assignment, path);
     return spec;
   };
-  json spec = variant(quick);
+  json spec = variant(quick, true);
   validate_spec(spec, path);
-  // A spec's quick section must be valid too (checked on the plain spec: with overrides, a run
-  // without --quick does not depend on it, and e.g. removing a dataset the patch refines is fine).
-  if (!quick && has_quick && overrides.empty()) validate_spec(variant(true), path + " (with its quick section)");
+  // Both variants must be valid, whichever runs: under --quick the full spec as the file has it
+  // (the quick patch may replace a bad value the full run would refuse); on a full run without
+  // overrides the quick variant (with overrides it may not hold: an override can keep only a
+  // dataset the patch drops).
+  if (has_quick && quick) validate_spec(variant(false, false), path);
+  if (has_quick && !quick && overrides.empty()) validate_spec(variant(true, false), path + " (with its quick section)");
   return spec;
 }
 
