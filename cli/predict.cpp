@@ -51,7 +51,11 @@ Action add_predict(CLI::App& app) {
   add_solver_choice(*command, s->choice);
 
   return [s] {
-    if (!s->predictions_path.empty()) require_output_file(s->predictions_path, "--predictions");
+    if (!s->predictions_path.empty()) {
+      require_output_file(s->predictions_path, "--predictions");
+      refuse_same_file(s->predictions_path, "--predictions", s->test_path, "--test");
+      refuse_same_file(s->predictions_path, "--predictions", s->model_path, "--model");
+    }
     const BinaryModel model = BinaryModel::read(s->model_path);
     const BinaryProblem problem =
         load_binary_problem(s->test_path, model.positive_label, model.feature_count, model.bias);

@@ -118,6 +118,7 @@ Action add_train(CLI::App& app) {
     const BinaryTrainer chosen = trainer_for_protocol(parse_training_protocol(s->protocol, "protocol"),
                                                       parse_binary_trainer(s->trainer), "trainer");
     require_output_file(s->model_path, "--model");
+    refuse_same_file(s->model_path, "--model", s->train_path, "--train");
     const BinaryProblem problem = load_binary_problem(s->train_path, s->positive_label);
     problem.require_both_classes(s->positive_label);
     MetricSettings settings;

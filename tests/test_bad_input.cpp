@@ -352,6 +352,40 @@ TEST_CASE("mpg train: huge indices, extreme values, one class only and unwritabl
   CHECK(fs::exists(model));
 }
 
+TEST_CASE("Outputs never destroy inputs: an output that is an input is refused, a symbolic link is written through",
+          "[bad_input]") {
+  TempDir dir;
+  const std::string data = "1 1:1\n-1 1:-1\n1 1:2\n-1 1:-2\n";
+  write_file_atomically(dir.file("train.txt"), data);
+  const std::string train = dir.file("train.txt");
+  // --model naming the training file, directly or through a link: refused before any work.
+  fs::create_symlink(train, dir.file("alias.txt"));
+  for (const std::string& model : {train, dir.file("alias.txt")}) {
+    const RunResult run = run_mpg(dir, "train --lambda 1 --quiet --train " + quote(train) + " --model " + quote(model));
+    CHECK(run.exit_code == 1);
+    CHECK_THAT(run.err, Contains("--model '" + model + "' is the same file as --train '" + train + "'"));
+    CHECK(read_file(train) == data);
+  }
+  // A model path that is a link to another file: the link stays, its target gets the model.
+  write_file_atomically(dir.file("target.json"), "old");
+  fs::create_symlink(dir.file("target.json"), dir.file("link.json"));
+  REQUIRE(run_mpg(dir, "train --lambda 1 --quiet --train " + quote(train) + " --model " + quote(dir.file("link.json")))
+              .exit_code == 0);
+  CHECK(fs::is_symlink(fs::symlink_status(dir.file("link.json"))));
+  CHECK_THAT(read_file(dir.file("target.json")), Contains("mpg-binary-model"));
+  // --predictions naming the test file or the model: refused, both unchanged.
+  const std::string model = dir.file("target.json");
+  const std::string model_text = read_file(model);
+  for (const std::string& out : {train, model}) {
+    const RunResult run =
+        run_mpg(dir, "predict --model " + quote(model) + " --test " + quote(train) + " --predictions " + quote(out));
+    CHECK(run.exit_code == 1);
+    CHECK_THAT(run.err, Contains("is the same file as"));
+  }
+  CHECK(read_file(train) == data);
+  CHECK(read_file(model) == model_text);
+}
+
 TEST_CASE("mpg solve-game: potentials beyond 1e9 and a k out of range are refused naming the value", "[bad_input]") {
   TempDir dir;
   const std::string none = dir.file("none");

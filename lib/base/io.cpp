@@ -139,7 +139,25 @@ std::string read_xz(const std::string& path, std::size_t compressed_size) {
 
 }  // namespace
 
-void write_file_atomically(const std::string& path, const std::string& content) {
+void write_file_atomically(const std::string& given, const std::string& content) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  // Through a symbolic link to its target, so the link is kept (when the target resolves).
+  std::string path = given;
+  if (fs::is_symlink(fs::symlink_status(given, error))) {
+    const fs::path target = fs::canonical(given, error);
+    if (!error) path = target.string();
+  }
+  // A device or a FIFO (e.g. /dev/stdout's) is written in place: renaming over it would replace it.
+  const fs::file_status status = fs::status(path, error);
+  if (!error && fs::exists(status) && !fs::is_regular_file(status)) {
+    if (fs::is_directory(status)) throw Error(given + ": cannot write (a directory)");
+    std::ofstream out(path, std::ios::binary);
+    out << content;
+    out.flush();
+    if (!out) throw Error(given + ": write failed");
+    return;
+  }
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
@@ -152,12 +170,19 @@ void write_file_atomically(const std::string& path, const std::string& content) 
       throw Error(path + ": write failed");
     }
   }
-  std::error_code error;
   std::filesystem::rename(temporary, path, error);
   if (error) {
     std::filesystem::remove(temporary, error);
     throw Error(path + ": cannot move the finished file into place");
   }
+}
+
+void refuse_same_file(const std::string& output, const std::string& output_what, const std::string& input,
+                      const std::string& input_what) {
+  std::error_code error;  // either missing: not the same file
+  if (std::filesystem::equivalent(output, input, error) && !error)
+    throw Error(output_what + " '" + output + "' is the same file as " + input_what + " '" + input +
+                "': refusing to overwrite an input (choose another output path)");
 }
 
 std::string read_file(const std::string& path) {
