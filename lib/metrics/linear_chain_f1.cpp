@@ -2,12 +2,16 @@
 #include "lib/metrics/linear_chain_f1.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <numeric>
 
 #include "lib/base/error.hpp"
+#include "lib/game/matrix_game.hpp"
 
 namespace mpg {
 
@@ -41,6 +45,60 @@ Eigen::MatrixXd gfm_matrix(const MixedStrategy<LabelSequence>& strategy, std::si
   return f;
 }
 
+// MSUM as a forward DP over states (r, c) = (C labels used so far, label at t):
+//   value_t(r, c) = max_a value_{t-1}(r - I(c = C), a) + B(a, c) + U(t, c) - I(c = C) f(t, k),
+// with value_0(r, c) = B(START, c) + U(0, c) - I(c = C) f(0, k). `cost_column` k selects the
+// f column (-1: no cost, psi only; f is not read); with `exact`, states that cannot reach r = R
+// at the end are skipped. Returns value_{T-1} (in `value`; `next` is scratch); with `back`,
+// records the argmax a per (t, r, c).
+std::vector<double> msum_dp(const ChainScores& potentials, int C, const Eigen::MatrixXd& f, std::size_t R,
+                            Eigen::Index cost_column, bool exact, std::vector<std::int8_t>* back,
+                            std::vector<double>& value, std::vector<double>& next) {
+  const auto T = static_cast<Eigen::Index>(potentials.length());
+  const int m = potentials.labels();
+  const auto M = static_cast<std::size_t>(m);
+  const auto& U = potentials.unary;
+  const auto& B = potentials.transition;
+  const std::size_t states = (R + 1) * M;
+  value.assign(states, kMinusInfinity);
+  if (back) back->assign(static_cast<std::size_t>(T) * states, -1);
+  auto gain = [&](Eigen::Index t, int c) {
+    return U(t, c) - (c == C && cost_column >= 0 ? f(t, cost_column) : 0.0);
+  };
+  for (int c = 0; c < m; ++c) {
+    const std::size_t r = c == C ? 1 : 0;
+    if (r <= R) value[r * M + static_cast<std::size_t>(c)] = B(m, c) + gain(0, c);
+  }
+  for (Eigen::Index t = 1; t < T; ++t) {
+    next.assign(states, kMinusInfinity);
+    const auto remaining = static_cast<std::size_t>(T - 1 - t);  // positions after t
+    for (std::size_t r = 0; r <= R && r <= static_cast<std::size_t>(t) + 1; ++r) {
+      if (exact && r + remaining < R) continue;
+      for (int c = 0; c < m; ++c) {
+        if (c == C && r == 0) continue;
+        const std::size_t from = (c == C ? r - 1 : r) * M;
+        double best = kMinusInfinity;
+        int arg = -1;
+        for (int a = 0; a < m; ++a) {
+          const double v = value[from + static_cast<std::size_t>(a)];
+          if (v == kMinusInfinity) continue;
+          const double candidate = v + B(a, c);
+          if (candidate > best) {
+            best = candidate;
+            arg = a;
+          }
+        }
+        if (arg < 0) continue;
+        const std::size_t state = r * M + static_cast<std::size_t>(c);
+        next[state] = best + gain(t, c);
+        if (back) (*back)[static_cast<std::size_t>(t) * states + state] = static_cast<std::int8_t>(arg);
+      }
+    }
+    value.swap(next);
+  }
+  return value;
+}
+
 }  // namespace
 
 double chain_f1_score(const LabelSequence& prediction, const LabelSequence& label, int target) {
@@ -66,6 +124,14 @@ LinearChainF1Game::LinearChainF1Game(ChainScores potentials, int target)
     throw Error("linear-chain F1 game: transition potentials must be (m+1) x m");
   if (!potentials_.unary.allFinite() || !potentials_.transition.allFinite())
     throw Error("linear-chain F1 game: non-finite potential");
+  // psi_max(k) for every k: one psi-only MSUM over all counts (the adversary's bounds).
+  std::vector<double> value, next;
+  const std::vector<double> final_values =
+      msum_dp(potentials_, target_, Eigen::MatrixXd(), length(), -1, false, nullptr, value, next);
+  psi_max_.assign(length() + 1, kMinusInfinity);
+  for (std::size_t r = 0; r <= length(); ++r)
+    for (int c = 0; c < m; ++c)
+      psi_max_[r] = std::max(psi_max_[r], final_values[r * static_cast<std::size_t>(m) + static_cast<std::size_t>(c)]);
 }
 
 bool LinearChainF1Game::is_sequence(const LabelSequence& a) const {
@@ -127,54 +193,10 @@ BestResponse<LabelSequence> LinearChainF1Game::adversary_best_response(
   const int C = target_;
   double p0 = 0.0;
   const Eigen::MatrixXd f = gfm_matrix(predictor, length(), C, p0);
-  const auto& U = potentials_.unary;
-  const auto& B = potentials_.transition;
 
-  // MSUM as a forward DP over states (r, c) = (C labels used so far, label at t):
-  //   value_t(r, c) = max_a value_{t-1}(r - I(c = C), a) + B(a, c) + U(t, c) - I(c = C) f(t, k),
-  // with value_0(r, c) = B(START, c) + U(0, c) - I(c = C) f(0, k). `cost_column` k selects the
-  // f column (-1: no cost, psi only); with `exact`, states that cannot reach r = R at the end are
-  // skipped. Returns value_{T-1}; with `back`, records the argmax a per (t, r, c).
   std::vector<double> value, next;
   auto chain_dp = [&](std::size_t R, Eigen::Index cost_column, bool exact, std::vector<std::int8_t>* back) {
-    const std::size_t states = (R + 1) * M;
-    value.assign(states, kMinusInfinity);
-    if (back) back->assign(static_cast<std::size_t>(T) * states, -1);
-    auto gain = [&](Eigen::Index t, int c) {
-      return U(t, c) - (c == C && cost_column >= 0 ? f(t, cost_column) : 0.0);
-    };
-    for (int c = 0; c < m; ++c) {
-      const std::size_t r = c == C ? 1 : 0;
-      if (r <= R) value[r * M + static_cast<std::size_t>(c)] = B(m, c) + gain(0, c);
-    }
-    for (Eigen::Index t = 1; t < T; ++t) {
-      next.assign(states, kMinusInfinity);
-      const auto remaining = static_cast<std::size_t>(T - 1 - t);  // positions after t
-      for (std::size_t r = 0; r <= R && r <= static_cast<std::size_t>(t) + 1; ++r) {
-        if (exact && r + remaining < R) continue;
-        for (int c = 0; c < m; ++c) {
-          if (c == C && r == 0) continue;
-          const std::size_t from = (c == C ? r - 1 : r) * M;
-          double best = kMinusInfinity;
-          int arg = -1;
-          for (int a = 0; a < m; ++a) {
-            const double v = value[from + static_cast<std::size_t>(a)];
-            if (v == kMinusInfinity) continue;
-            const double candidate = v + B(a, c);
-            if (candidate > best) {
-              best = candidate;
-              arg = a;
-            }
-          }
-          if (arg < 0) continue;
-          const std::size_t state = r * M + static_cast<std::size_t>(c);
-          next[state] = best + gain(t, c);
-          if (back) (*back)[static_cast<std::size_t>(t) * states + state] = static_cast<std::int8_t>(arg);
-        }
-      }
-      value.swap(next);
-    }
-    return value;
+    return msum_dp(potentials_, C, f, R, cost_column, exact, back, value, next);
   };
   auto best_final = [&](const std::vector<double>& final_values, std::size_t r) {
     std::pair<double, int> best{kMinusInfinity, -1};
@@ -188,7 +210,6 @@ BestResponse<LabelSequence> LinearChainF1Game::adversary_best_response(
   // since f >= 0, E_k <= psi_max(k) - (sum of the k smallest f(t, k)). E_0 = psi_max(0) - p0
   // exactly. Exact E_k are computed in decreasing order of the bound until the bound cannot beat
   // the best value found: the result equals the maximum over all k.
-  const std::vector<double> psi_final = chain_dp(static_cast<std::size_t>(T), -1, false, nullptr);
   std::vector<double> bound(static_cast<std::size_t>(T) + 1);
   std::vector<double> column(static_cast<std::size_t>(T));
   for (Eigen::Index k = 1; k <= T; ++k) {
@@ -196,9 +217,9 @@ BestResponse<LabelSequence> LinearChainF1Game::adversary_best_response(
     std::nth_element(column.begin(), column.begin() + (k - 1), column.end());
     double smallest = 0.0;
     for (Eigen::Index i = 0; i < k; ++i) smallest += column[static_cast<std::size_t>(i)];
-    bound[static_cast<std::size_t>(k)] = best_final(psi_final, static_cast<std::size_t>(k)).first - smallest;
+    bound[static_cast<std::size_t>(k)] = psi_max_[static_cast<std::size_t>(k)] - smallest;
   }
-  double best_value = best_final(psi_final, 0).first - p0;
+  double best_value = psi_max_[0] - p0;
   Eigen::Index best_k = 0;
   std::vector<Eigen::Index> order;
   for (Eigen::Index k = 1; k <= T; ++k) order.push_back(k);
@@ -230,6 +251,88 @@ BestResponse<LabelSequence> LinearChainF1Game::adversary_best_response(
     c = previous;
   }
   return {std::move(sequence), -best_value};
+}
+
+bool has_zero_potentials(const ChainScores& potentials) {
+  return (potentials.unary.array() == 0.0).all() && (potentials.transition.array() == 0.0).all();
+}
+
+namespace {
+
+// The size game of a length-T chain with zero potentials (see solve_zero_potential_chain_game):
+// its LP equilibrium and both best-response values, solved once per T.
+struct SizeGame {
+  MatrixGameSolution equilibrium;
+  double predictor_response = 0.0;  // max_k (A q)_k
+  double adversary_response = 0.0;  // min_s (p' A)_s
+};
+
+SizeGame solve_size_game(std::size_t length) {
+  const auto n = static_cast<Eigen::Index>(length) + 1;
+  const auto T = static_cast<double>(length);
+  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(n, n);
+  a(0, 0) = 1.0;
+  for (Eigen::Index k = 1; k < n; ++k)
+    for (Eigen::Index s = 1; s < n; ++s) {
+      const auto dk = static_cast<double>(k);
+      const auto ds = static_cast<double>(s);
+      a(k, s) = 2.0 * dk * ds / (T * (dk + ds));
+    }
+  SizeGame game;
+  game.equilibrium = solve_matrix_game(a, default_lp_backend());
+  game.predictor_response = (a * game.equilibrium.column_strategy).maxCoeff();
+  game.adversary_response = (game.equilibrium.row_strategy.transpose() * a).minCoeff();
+  return game;
+}
+
+const SizeGame& cached_size_game(std::size_t length) {
+  static std::mutex mutex;
+  static std::map<std::size_t, SizeGame> games;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = games.find(length);
+  if (found == games.end()) found = games.emplace(length, solve_size_game(length)).first;
+  return found->second;  // map nodes are stable
+}
+
+// A size strategy spread evenly over the positions (see the header).
+MixedStrategy<LabelSequence> spread(const Eigen::VectorXd& sizes, std::size_t length, int target, int other) {
+  MixedStrategy<LabelSequence> strategy;
+  for (Eigen::Index size = 0; size < sizes.size(); ++size) {
+    const double probability = sizes[size];
+    if (!(probability > 0.0)) continue;
+    const auto s = static_cast<std::size_t>(size);
+    const std::size_t blocks = s == 0 || s == length ? 1 : length / std::gcd(length, s);
+    for (std::size_t r = 0; r < blocks; ++r) {
+      LabelSequence action(length, other);
+      for (std::size_t j = 0; j < s; ++j) action[(r * s + j) % length] = target;
+      strategy.actions.push_back(std::move(action));
+      strategy.probabilities.push_back(probability / static_cast<double>(blocks));
+    }
+  }
+  return strategy;
+}
+
+}  // namespace
+
+GameSolution<LabelSequence> solve_zero_potential_chain_game(const LinearChainF1Game& game, double tolerance) {
+  if (!has_zero_potentials(game.potentials()))
+    throw Error("solve_zero_potential_chain_game: the potentials are not all 0");
+  const auto start = std::chrono::steady_clock::now();
+  const SizeGame& sizes = cached_size_game(game.length());
+  GameSolution<LabelSequence> solution;
+  solution.predictor = spread(sizes.equilibrium.row_strategy, game.length(), game.target(), game.other_label());
+  solution.adversary = spread(sizes.equilibrium.column_strategy, game.length(), game.target(), game.other_label());
+  DoubleOracleSummary& summary = solution.summary;
+  summary.iterations = 1;
+  summary.value = sizes.equilibrium.value;
+  summary.predictor_response_value = sizes.predictor_response;
+  summary.adversary_response_value = sizes.adversary_response;
+  summary.gap = sizes.predictor_response - sizes.adversary_response;
+  summary.status = summary.gap <= tolerance ? DoubleOracleStatus::converged : DoubleOracleStatus::stalled;
+  summary.predictor_actions = summary.predictor_support = static_cast<int>(solution.predictor.size());
+  summary.adversary_actions = summary.adversary_support = static_cast<int>(solution.adversary.size());
+  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return solution;
 }
 
 }  // namespace mpg

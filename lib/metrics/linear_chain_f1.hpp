@@ -14,7 +14,8 @@
 //     E_0 = max_{y: |y|_C = 0} psi(y) - P(|Y_hat|_C = 0)
 // over states (position, C labels used, previous label), O(m^2 T^2) per k, O(m^2 T^3) for all k;
 // the adversary plays the argmax sequence of the best k, worth -max_k E_k in payoff units.
-// Speed-up (exact): one psi-only DP gives psi_max(k) for every k in O(m^2 T^2); as f >= 0,
+// Speed-up (exact): one psi-only DP, run once per game, gives psi_max(k) for every k in
+// O(m^2 T^2); as f >= 0,
 // E_k <= psi_max(k) - (sum of the k smallest f(t, k)), so the exact DPs run in decreasing order
 // of that bound and stop once no bound exceeds the best E_k found.
 #pragma once
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/game/double_oracle.hpp"
 #include "lib/game/game.hpp"
 #include "lib/structures/linear_chain.hpp"
 
@@ -65,6 +67,28 @@ class LinearChainF1Game : public Game<LabelSequence> {
   bool is_sequence(const LabelSequence& a) const;
   ChainScores potentials_;
   int target_;
+  // psi_max_[k] = max psi(y) over the sequences with exactly k C labels, k = 0..T (computed once:
+  // every adversary best response bounds E_k by it).
+  std::vector<double> psi_max_;
 };
+
+// True when every unary and transition potential is 0 (theta = 0: every labelling ties).
+bool has_zero_potentials(const ChainScores& potentials);
+
+// The game with zero potentials (the start theta = 0 of every training; issue 53), solved exactly
+// without the double oracle. The payoff depends only on where C is, and every position is alike:
+// against the adversary's strategy "size s with probability q_s, then s positions spread evenly",
+// a prediction of size k earns in expectation
+//     A(k, s) = 2 k s / (T (k + s)),   A(0, 0) = 1,   A(0, s) = A(k, 0) = 0   (k, s >= 1),
+// since each position is C with probability s / T; likewise for the predictor's strategy. So the
+// game's value is that of the (T + 1) x (T + 1) matrix game A over sizes (one LP per length T,
+// cached), and both players' equilibria are its size strategies spread evenly over positions:
+// size s (0 < s < T) by the N = T / gcd(T, s) cyclic blocks of s consecutive positions starting
+// at 0, s, 2s, ... (mod T), each with probability q_s / N: consecutive blocks tile the cycle, so
+// each position is C in exactly s N / T of them. Non-C positions get other_label() (the LCFM's
+// choice among tied labels). The summary's gap is the size game's exact best-response gap (equal
+// to the full game's, by the argument above); status converged when it is <= tolerance.
+// Throws mpg::Error unless has_zero_potentials(game.potentials()).
+GameSolution<LabelSequence> solve_zero_potential_chain_game(const LinearChainF1Game& game, double tolerance);
 
 }  // namespace mpg

@@ -42,6 +42,21 @@ SentenceGames::Solution SentenceGames::solve(std::size_t i, const Eigen::VectorX
   Solution solution;
   if (sentence.size() == 0) return solution;
   LinearChainF1Game game(chain_scores(sentence, theta, layout_), options_.target);
+  if (has_zero_potentials(game.potentials())) {
+    // theta = 0 (every training's start): every labelling ties and the game has an exact
+    // solution by action sizes (solve_zero_potential_chain_game), far cheaper than the double
+    // oracle, whose supports grow large there. The next solve starts without its supports.
+    const DoubleOracleOptions settings = chain_game_options(options_);
+    const GameSolution<LabelSequence> result = solve_zero_potential_chain_game(game, settings.tolerance);
+    if (result.summary.converged()) {
+      warm = {};
+      solution.value = result.summary.value;
+      solution.gap = result.summary.gap;
+      solution.seconds = result.summary.seconds;
+      solution.adversary = result.adversary;
+      return solution;
+    }
+  }
   // Seeds: the gold labelling (binarized for the predictor) and, certified, last evaluation's
   // supports (the reference starts every solve afresh).
   const bool authors = options_.protocol != TrainingProtocol::certified;
@@ -235,7 +250,9 @@ LabelSequence predict_linear_chain_mpg(const LinearChainMpgModel& model, const F
     if (converged) *converged = true;
     return maximin_chain_decision(game);
   }
-  const GameSolution<LabelSequence> solution = solve_double_oracle(game, game_settings);
+  GameSolution<LabelSequence> solution;
+  if (has_zero_potentials(game.potentials())) solution = solve_zero_potential_chain_game(game, game_settings.tolerance);
+  if (!solution.summary.converged()) solution = solve_double_oracle(game, game_settings);
   if (converged) *converged = solution.summary.converged();
   return solution.predictor.actions[most_probable_index(solution.predictor)];
 }
