@@ -263,6 +263,66 @@ TEST_CASE("Cutting planes certify the optimum of a non-smooth convex function", 
   CHECK(capped.lower_bound <= optimum + 1e-12);
 }
 
+// f(x) = lambda/2 ||x||^2 + max_k (a_k . x + b_k) over 40 pseudo-random pieces in 6 dimensions:
+// near the minimum several pieces are active, as in a sum of games.
+struct MaxOfPieces : mpg::Objective {
+  Eigen::MatrixXd a = Eigen::MatrixXd(40, 6);
+  Eigen::VectorXd b = Eigen::VectorXd(40);
+  double lambda = 1e-3;
+  MaxOfPieces() {
+    unsigned state = 12345u;
+    auto next = [&] { state = state * 1103515245u + 12345u; return static_cast<double>((state >> 8) % 2001) / 1000.0 - 1.0; };
+    for (Eigen::Index k = 0; k < a.rows(); ++k) {
+      for (Eigen::Index i = 0; i < a.cols(); ++i) a(k, i) = next();
+      b[k] = next();
+    }
+  }
+  double evaluate(const Eigen::VectorXd& x, Eigen::VectorXd& gradient) override {
+    Eigen::Index top = 0;
+    const double r = (a * x + b).maxCoeff(&top);
+    gradient = lambda * x + a.row(top).transpose();
+    return 0.5 * lambda * x.squaredNorm() + r;
+  }
+};
+
+TEST_CASE("Cutting planes with exact (active-set) masters certify the same optimum", "[optimizer]") {
+  // The masters of BMRM solved exactly instead of by coordinate descent: same kind of cuts,
+  // valid lower bounds either way, so both runs certify intervals that hold the one minimum.
+  MaxOfPieces pieces;
+  Kinked kinked;
+  kinked.lambda = 1e-3;  // every coordinate at its kink
+  for (mpg::Objective* objective : {static_cast<mpg::Objective*>(&pieces), static_cast<mpg::Objective*>(&kinked)}) {
+    auto options = options_for(OptimizerKind::cutting_plane);
+    options.regularization = 1e-3;
+    options.cutting_plane_tolerance = 1e-9;
+    options.max_iterations = 5000;
+    double lower[2], upper[2];
+    for (const bool exact : {false, true}) {
+      INFO((objective == &pieces ? "pieces" : "kinked") << (exact ? ", exact master" : ", coordinate descent"));
+      options.cutting_plane_exact_master = exact;
+      Eigen::VectorXd theta = Eigen::VectorXd::Zero(objective == &pieces ? 6 : 5);
+      const auto summary = minimize(*objective, theta, options);
+      INFO(summary.message);
+      CHECK(summary.converged());
+      CHECK(summary.lower_bound <= summary.final_value);
+      CHECK(summary.final_value - summary.lower_bound <= 1e-9 * std::max(1.0, std::abs(summary.final_value)));
+      CHECK(value_at(*objective, theta) == summary.final_value);
+      lower[exact] = summary.lower_bound;
+      upper[exact] = summary.final_value;
+    }
+    CHECK(std::max(lower[0], lower[1]) <= std::min(upper[0], upper[1]));
+  }
+  // The known minimum of kinked lies in the certified interval.
+  Eigen::VectorXd theta = Eigen::VectorXd::Zero(5);
+  auto options = options_for(OptimizerKind::cutting_plane);
+  options.regularization = 1e-3;
+  options.cutting_plane_tolerance = 1e-9;
+  options.cutting_plane_exact_master = true;
+  const auto summary = minimize(kinked, theta, options);
+  CHECK(summary.lower_bound <= value_at(kinked, kinked.minimizer()) + 1e-12);
+  CHECK(summary.final_value >= value_at(kinked, kinked.minimizer()) - 1e-12);
+}
+
 TEST_CASE("the returned point is never worse than the start", "[optimizer]") {
   // Along -gradient this objective only increases, so no method can improve on the start.
   WrongGradient wrong;

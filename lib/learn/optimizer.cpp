@@ -18,6 +18,7 @@
 #include "lib/learn/cut_model.hpp"
 #include "lib/learn/lbfgs_status.hpp"
 #include "lib/learn/simplex_qp.hpp"
+#include "lib/learn/simplex_qp_active_set.hpp"
 
 namespace mpg {
 
@@ -398,7 +399,10 @@ void run_cutting_plane(TrackedObjective& tracked, const OptimizerOptions& option
     alpha[m] = m == 0 ? 1.0 : 0.0;
     // Master: minimize 1/2 alpha^T H alpha - b^T alpha over the simplex.
     const Eigen::VectorXd c = -Eigen::Map<const Eigen::VectorXd>(offsets.data(), m + 1);
-    solve_simplex_qp(H, c, alpha);
+    if (options.cutting_plane_exact_master)
+      solve_simplex_qp_active_set(H, c, alpha);
+    else
+      solve_simplex_qp(H, c, alpha);
     lower = std::max(lower, -(0.5 * alpha.dot(H * alpha) + c.dot(alpha)));
     if (cutting_plane_stops(tracked, lower, iteration, options, "cutting plane", summary)) break;
     theta = Eigen::VectorXd::Zero(d);
