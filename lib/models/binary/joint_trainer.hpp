@@ -43,8 +43,10 @@ struct JointTrainOptions {
   // A player's examples ranked below size - fix_margin in its best action at a size of the LP are
   // fixed in it: the adversary's become one aggregate in the size's value row (q_il = P(|y| = l)),
   // the predictor's that sit at p_ik = r_k are replaced by r_k; each is unfixed when the best
-  // action at that size no longer takes it. -1 = never fix.
-  int fix_margin = 10;
+  // action at that size no longer takes it. -1 = never fix. 0 (fix what the best action takes and
+  // the LP plays at a bound): LPs of 1.0-1.6k rows instead of 3.9-4.6k on syn500/syn1000, more
+  // rounds but cheaper (docs/methods.md).
+  int fix_margin = 0;
   // ... once the pair has met that condition (in, or out: ranked from size + fix_margin on and at
   // marginal 0, which removes its row or column) in this many rounds in a row.
   int fix_after = 2;
