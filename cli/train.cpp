@@ -27,6 +27,8 @@ Action add_train(CLI::App& app) {
     std::string start = "gold_direction";
     double start_potential = 0.0;
     int sizes_per_round = JointTrainOptions{}.sizes_per_round;
+    int fix_margin = JointTrainOptions{}.fix_margin;
+    bool long_step = JointTrainOptions{}.long_step;
     int max_iterations = 200;
     bool max_iterations_given = false;
     double tolerance = 0.0;
@@ -75,6 +77,12 @@ Action add_train(CLI::App& app) {
                       "joint: sizes added per player per round, the best one and the next best that cut off the "
                       "LP's solution, spread apart")
       ->check(CLI::Range(1, 1000000));
+  command->add_option("--fix-margin", s->fix_margin,
+                      "joint: pairs ranked this far inside a size's best action (outside) are fixed in (out) of "
+                      "the LP; 0 = exactly the best action's (smaller LPs); -1 = never fix")
+      ->capture_default_str()
+      ->check(CLI::Range(-1, 1000000));
+  command->add_flag("--long-step", s->long_step, "joint: GLPK's long-step (bound flipping) ratio test");
   command->add_option("--start-potential", s->start_potential,
                       "joint with --start gold_direction: 0 = the step along Phi_gold that minimizes the objective's "
                       "bound when the predictor plays the gold labels; > 0 = the step that makes the largest |x_i . theta| "
@@ -144,6 +152,8 @@ Action add_train(CLI::App& app) {
     options.joint.start = options.gradient.start;
     options.joint.start_potential = s->start_potential;
     options.joint.sizes_per_round = s->sizes_per_round;
+    options.joint.fix_margin = s->fix_margin;
+    options.joint.long_step = s->long_step;
     const bool gradient_method = options.trainer == BinaryTrainer::lbfgs || options.trainer == BinaryTrainer::adadelta ||
                                  is_authors_trainer(options.trainer);
     if (!s->quiet) {

@@ -163,13 +163,14 @@ TEST_CASE("Joint training: fixed pairs the best responses leave are released, id
   for (const JointTrainOptions& options : {joint_options(lambda, 1e-7), aggressive_options(lambda, 1e-7)}) {
     JointTrainSummary with;
     train_f1_mpg_joint(problem, f1_settings(), options, &with);
-    INFO("fix_margin " << options.fix_margin << ": " << with.report());
+    INFO("fix_margin " << options.fix_margin << ", drop_idle_rounds " << options.drop_idle_rounds << ": "
+                       << with.report());
     REQUIRE(with.converged());
     // The LP was restricted: pairs fixed in both players; aggressively: some released again,
     // sizes dropped.
     CHECK(with.adversary_fixed > 0);
     CHECK(with.predictor_fixed > 0);
-    if (options.fix_margin == 0) {
+    if (options.drop_idle_rounds == 1) {  // the aggressive options
       CHECK(with.unfixed > 0);
       CHECK(with.dropped_sizes > 0);
     }
@@ -313,4 +314,35 @@ TEST_CASE("Joint training with several sizes per round certifies the optimum of 
   CHECK(many.iterations < one.iterations);
   options.sizes_per_round = 0;
   CHECK_THROWS_WITH(train_f1_mpg_joint(problem, f1_settings(), options), Catch::Contains("sizes_per_round >= 1"));
+}
+
+TEST_CASE("Joint training: fixing exactly what the best actions take (fix_margin 0, long-step ratio test) "
+          "certifies the optimum of the default margin of 10, with a smaller LP", "[joint_trainer]") {
+  std::mt19937 rng(44);
+  const BinaryProblem problem = random_problem(200, 5, rng);
+  JointTrainOptions options = joint_options(0.1, 1e-7);
+  CHECK(options.fix_margin == 10);
+  JointTrainSummary tight, wide;
+  train_f1_mpg_joint(problem, f1_settings(), options, &wide);
+  options.fix_margin = 0;
+  options.long_step = true;
+  train_f1_mpg_joint(problem, f1_settings(), options, &tight);
+  INFO(tight.report() << "\n" << wide.report());
+  REQUIRE(tight.converged());
+  REQUIRE(wide.converged());
+  // Two certified intervals of width <= 1e-7 around one minimum overlap.
+  CHECK(tight.lower_bound <= wide.objective + 1e-12);
+  CHECK(wide.lower_bound <= tight.objective + 1e-12);
+  CHECK(tight.lp_rows < wide.lp_rows);
+}
+
+TEST_CASE("Joint training with fix_margin 0 and the long-step ratio test brackets the brute-force optimum",
+          "[joint_trainer]") {
+  check_certificate_brackets_brute_force<JointTrainSummary>(
+      [](const BinaryProblem& problem, double lambda, double tolerance, JointTrainSummary* summary) {
+        JointTrainOptions options = joint_options(lambda, tolerance);
+        options.fix_margin = 0;
+        options.long_step = true;
+        return train_f1_mpg_joint(problem, f1_settings(), options, summary);
+      });
 }

@@ -134,6 +134,8 @@ class JointLp {
     simplex_.tol_bnd = 1e-9;
     simplex_.tol_dj = 1e-9;
   }
+  // GLPK's long-step (bound flipping) ratio test instead of Harris'.
+  void set_long_step(bool on) { simplex_.r_test = on ? GLP_RT_FLIP : GLP_RT_HAR; }
 
   // Tangent of lambda/2 theta_j^2 at a: t_j >= lambda a theta_j - lambda/2 a^2 (skipped within
   // the spacing of an existing one: near-parallel rows make the basis ill-conditioned).
@@ -889,6 +891,7 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
   lp.add_predictor_size(positives);
   lp.set_fix_after(options.fix_after);
   lp.set_pivot_limit(options.pivot_limit);
+  lp.set_long_step(options.long_step);
   // Examples ranked below size - fix_margin by a player's costs (gains) at a size (none if < 0).
   auto surely = [&](const Eigen::VectorXd& cost, long size) {
     return options.fix_margin < 0 ? std::vector<long>{} : cheapest(cost, size - options.fix_margin);
