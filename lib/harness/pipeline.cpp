@@ -166,13 +166,21 @@ double take_cell_seconds(json& result) {
   return seconds;
 }
 
-// The cell times of the table the last run wrote (empty when there is none or it has none).
-json last_cell_seconds(const std::string& table) {
-  if (!fs::exists(table)) return json::object();
-  const json old = json::parse(read_file(table), nullptr, false);
-  if (old.is_discarded() || !old.is_object() || !old.contains(kCellSeconds) || !old[kCellSeconds].is_object())
-    return json::object();
-  return old[kCellSeconds];
+// The table a previous run wrote at `path`: an empty object when there is none or it is not a
+// JSON object (it only informs estimates; --check reads its table itself and insists on it).
+json previous_table(const std::string& path) {
+  if (!fs::exists(path)) return json::object();
+  json old = json::parse(read_file(path), nullptr, false);
+  return old.is_object() ? old : json::object();
+}
+
+// Its cell times, {"validation": {...}, "test": {...}} (empty when it records none).
+json cell_seconds_of(const json& table) {
+  return table.contains(kCellSeconds) && table[kCellSeconds].is_object() ? table[kCellSeconds] : json::object();
+}
+
+int thread_count(const RunOptions& options) {
+  return std::max(1, options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 double last_seconds_of(const json& last, const char* phase, const std::string& description) {
@@ -312,20 +320,17 @@ std::optional<double> last_run_seconds(const std::string& spec_path, const RunOp
   const json spec = load_spec(spec_path, options.quick, options.overrides);
   const std::string table =
       results_directory(options, spec_path) + "/" + spec["name"].get<std::string>() + (options.quick ? ".quick" : "") + ".json";
-  if (!fs::exists(table)) return std::nullopt;
-  const json old = json::parse(read_file(table), nullptr, false);
-  if (old.is_discarded() || !old.is_object() || !old.contains("seconds") || !old["seconds"].is_number())
-    return std::nullopt;
+  const json old = previous_table(table);
+  if (!old.contains("seconds") || !old["seconds"].is_number()) return std::nullopt;
   // A run that took its cells from the cache took little time; the sum of its cells' times is the
   // better estimate when the table records them.
   double cells = 0;
-  if (old.contains(kCellSeconds) && old[kCellSeconds].is_object())
-    for (const auto& [phase, times] : old[kCellSeconds].items())
-      if (times.is_object())
-        for (const auto& [cell, seconds] : times.items())
-          if (seconds.is_number()) cells += seconds.get<double>();
-  const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
-  return std::max(old["seconds"].get<double>(), cells / std::max(1, threads));
+  const json recorded = cell_seconds_of(old);
+  for (const auto& [phase, times] : recorded.items())
+    if (times.is_object())
+      for (const auto& [cell, seconds] : times.items())
+        if (seconds.is_number()) cells += seconds.get<double>();
+  return std::max(old["seconds"].get<double>(), cells / thread_count(options));
 }
 
 RunSummary run_experiment(const std::string& spec_path, const RunOptions& options) {
@@ -392,10 +397,10 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
     for (const std::size_t i : slurm.run(indices)) on_cluster.insert(i);
   };
   std::atomic<int> cached{0};
-  const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(std::max(1, threads)));
+  const int threads = thread_count(options);
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
   CellProgress progress(name, options.progress, options.heartbeat_seconds);
-  const json last_times = last_cell_seconds(results + "/" + base + ".json");
+  const json last_times = cell_seconds_of(previous_table(results + "/" + base + ".json"));
   json cell_seconds = {{"validation", json::object()}, {"test", json::object()}};
   std::mutex cell_seconds_mutex;
   auto record = [&](const char* phase, const std::string& description, json& result) {
