@@ -24,6 +24,7 @@ Action add_solve_game(CLI::App& app);
 Action add_train(CLI::App& app);
 Action add_predict(CLI::App& app);
 Action add_run(CLI::App& app);
+Action add_report(CLI::App& app);
 
 // Registers the double oracle's options (--tolerance, --max-game-iterations, --max-seconds, ...).
 void add_game_options(CLI::App& command, DoubleOracleOptions& options);

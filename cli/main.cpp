@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   const auto train = mpg::cli::add_train(app);
   const auto predict = mpg::cli::add_predict(app);
   const auto run = mpg::cli::add_run(app);
+  const auto report = mpg::cli::add_report(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("train")) train();
     if (app.got_subcommand("predict")) predict();
     if (app.got_subcommand("run")) run();
+    if (app.got_subcommand("report")) report();
   } catch (const mpg::cli::ExitCode& e) {
     return e.code;
   } catch (const mpg::Error& e) {

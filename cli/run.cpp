@@ -42,6 +42,7 @@ Action add_run(CLI::App& app) {
     bool quiet = false;
     bool reference = false;
     bool last_time = false;
+    int repeat = 0;
   };
   auto s = std::make_shared<Settings>();
   auto* command = app.add_subcommand(
@@ -95,6 +96,11 @@ Action add_run(CLI::App& app) {
                     "Print, per spec, the seconds the run that wrote its table in the results directory took "
                     "(\"<spec> <seconds>\", \"-\" when there is none; --quick: the quick table), and exit "
                     "(./run_all.sh sums them for its estimate of the time left)");
+  command->add_option("--repeat", s->repeat,
+                      "Run the spec under S split seeds (its own, then +1, ..., +S-1: every seed that draws the "
+                      "evaluated split) and write <name>[.quick].repeat.{md,json}: each compared cell per seed with "
+                      "their mean +- sd beside the published number (refused where the split is the papers' files)")
+      ->check(CLI::PositiveNumber);
   command->footer(methods_help());
   return [s] {
     if (s->reference) {
@@ -122,6 +128,12 @@ Action add_run(CLI::App& app) {
     // the tree beside the binary, on the binary's whole stamp ("unknown": no cache).
     s->options.code_stamp = (tree == "unknown" || built == "unknown") ? built : "";
     s->options.progress = !s->quiet;
+    if (s->repeat > 0) {
+      if (s->options.check) throw Error("mpg run: --repeat writes its own tables; it cannot be combined with --check");
+      for (const auto& spec : s->specs)
+        for (const auto& file : harness::run_repeated(spec, s->options, s->repeat)) fmt::print("  wrote {}\n", file);
+      return;
+    }
     bool drifted = false;
     for (const auto& spec : s->specs) {
       const harness::RunSummary summary = harness::run_experiment(spec, s->options);

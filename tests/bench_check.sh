@@ -2,7 +2,10 @@
 # The CTest entry bench_check: bench/check, the regression check of speed, on a temporary copy of
 # bench/figures.json restricted to one cheap benchmark case (BM_PairwiseAucHinge/1000):
 #   a fresh baseline (--update), then two checks on the unchanged tree pass (exit 0);
-#   with the test-only slowdown MPG_BENCH_TEST_DELAY_MS it exits 3 naming the figure;
+#   with the test-only slowdown MPG_BENCH_TEST_DELAY_MS it exits 3 naming the figure.
+#   The unchanged-tree checks use --threshold 400: this test checks bench/check's mechanics, not
+#   the machine, and under `ctest -j2` another test shares the two cores (CI once measured the
+#   unchanged case 1.75x its fresh baseline); the deliberate slowdown is ~80x, caught either way.
 #   a damaged figures file (not JSON, a missing field, a wrong type), a measured figure without a
 #   baseline and a baseline figure not measured each exit 1 naming the file (and line) or figure;
 #   a README block that differs from the figures exits 1.
@@ -39,10 +42,11 @@ cp "$root/bench/figures.json" "$work/figures.json"
 echo "== fresh baseline of $case_name in a copy of bench/figures.json"
 expect 0 "updated 1 figures" --figures "$work/figures.json" --filter "$filter" --update
 echo "== unchanged tree, twice: passes"
-expect 0 "1 figures, threshold 25 %: 0 slower" --figures "$work/figures.json" --filter "$filter"
-expect 0 "1 figures, threshold 25 %: 0 slower" --figures "$work/figures.json" --filter "$filter"
+for _ in 1 2; do
+  expect 0 "1 figures, threshold 400 %: 0 slower" --figures "$work/figures.json" --filter "$filter" --threshold 400
+done
 echo "== MPG_BENCH_TEST_DELAY_MS=1: slower, exit 3, the figure named"
-MPG_BENCH_TEST_DELAY_MS=1 expect 3 "^${case_name} .*SLOWER" --figures "$work/figures.json" --filter "$filter"
+MPG_BENCH_TEST_DELAY_MS=1 expect 3 "^${case_name} .*SLOWER" --figures "$work/figures.json" --filter "$filter" --threshold 400
 
 echo "== damaged figures files"
 printf '{"figures": [\n  {"name": "x",\n' > "$work/broken.json"

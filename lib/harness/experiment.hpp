@@ -74,6 +74,14 @@ struct RunSummary {
 
 RunSummary run_experiment(const std::string& spec_path, const RunOptions& options);
 
+// `mpg run SPEC --repeat S` (issue 57): the spec under S split seeds — the family's split seeds
+// (Family::split_seeds) + 0, 1, …, S − 1, the first being the spec's own run — each run into
+// <cache>/repeat/<name>/seed+<r> (sharing the cell cache), then one table of every compared cell:
+// its value per seed and their mean ± sd beside the spec's own number and the published one,
+// written as <results>/<name>[.quick].repeat.{md,json}. Throws mpg::Error for S < 1 or a family
+// whose split is the papers' fixed files. Returns the files written.
+std::vector<std::string> run_repeated(const std::string& spec_path, const RunOptions& options, int repeats);
+
 // What the run that wrote the spec's table in the results directory took: its wall seconds, or
 // its cells' recorded times shared among `options.threads` when that is more (a run served from
 // the cache was quick); nullopt when there is no such table. For estimates of a run's time left.

@@ -104,6 +104,10 @@ class Family {
   virtual void validate(const nlohmann::json& spec, const SpecValidator& validator) const = 0;
   // Loads and verifies the data of a validated spec.
   virtual std::unique_ptr<FamilyRun> prepare(const nlohmann::json& spec) const = 0;
+  // The spec keys (dot paths, as `--set` takes them) of the integer seeds that draw its evaluated
+  // split, which `mpg run --repeat S` shifts together; none where the papers' fixed files are the
+  // split (then --repeat is refused).
+  virtual std::vector<std::string> split_seeds(const nlohmann::json& /*spec*/) const { return {}; }
 
   const MethodKind& method(const std::string& kind) const;  // throws mpg::Error if unknown
 };

@@ -178,6 +178,7 @@ const std::vector<SpecKey>& common_keys() {
       {"name", true, "table name: result files `results/<name>[.quick].{md,csv,json}` and the cache are named after it (letters, digits, `_`, `-`, `.`)"},
       {"title", false, "shown as the table's heading"},
       {"source", false, "where the published numbers come from"},
+      {"paper", false, "the paper's short name, as `mpg report` groups and colours tables (default: the start of `source`)"},
       {"notes", false, "strings printed under the table: protocol choices, substitutions, known deviations"},
       {"quick", false, "a JSON merge patch applied with `--quick` (a reduced grid that runs in minutes); validated too"}};
   return keys;
@@ -212,7 +213,7 @@ void validate_spec(const json& spec, const std::string& path) {
                        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
                      });
   if (!plain) v.fail("name", "expected a file name of letters, digits, '_', '-' and '.' not starting with '.', got " + excerpt(name));
-  for (const char* key : {"title", "source"})
+  for (const char* key : {"title", "source", "paper"})
     if (spec.contains(key)) v.string(spec, key, "");
   if (spec.contains("notes")) {
     if (!spec["notes"].is_array()) v.fail("notes", "expected an array of strings");

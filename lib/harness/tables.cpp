@@ -42,6 +42,10 @@ const char* lookup(Standing standing, const std::pair<Standing, const char*> (&t
 }  // namespace
 
 std::string to_string(Standing standing) { return lookup(standing, kStandingNames); }
+
+std::string to_string(Verdict verdict) {
+  return verdict == Verdict::within ? "within" : verdict == Verdict::within_noise ? "within_noise" : "miss";
+}
 std::string describe(Standing standing) { return lookup(standing, kStandingWords); }
 
 Standing standing_of(const RowOrigin& origin) {
@@ -54,9 +58,11 @@ Standing standing_of(const RowOrigin& origin) {
 void Tally::add(const Tally& other) {
   published_cells += other.published_cells;
   within_tolerance += other.within_tolerance;
+  within_noise += other.within_noise;
   outside.insert(outside.end(), other.outside.begin(), other.outside.end());
   apart_cells += other.apart_cells;
   apart_within += other.apart_within;
+  apart_noise += other.apart_noise;
   for (const auto& [standing, counts] : other.apart) {
     apart[standing].first += counts.first;
     apart[standing].second += counts.second;
@@ -64,16 +70,21 @@ void Tally::add(const Tally& other) {
 }
 
 void Tally::count(Standing standing, bool within, const std::string& outside_line) {
+  count(standing, within ? Verdict::within : Verdict::miss, outside_line);
+}
+
+void Tally::count(Standing standing, Verdict verdict, const std::string& outside_line) {
+  const bool within = verdict == Verdict::within, noise = verdict == Verdict::within_noise;
   if (standing == Standing::exact) {
     ++published_cells;
-    if (within)
-      ++within_tolerance;
-    else
-      outside.push_back(outside_line);
+    within_tolerance += within;
+    within_noise += noise;
+    if (!within) outside.push_back(outside_line);
     return;
   }
   ++apart_cells;
   apart_within += within;
+  apart_noise += noise;
   auto& counts = apart[standing];
   ++counts.first;
   counts.second += within;
@@ -83,27 +94,28 @@ void Tally::relabel(Standing standing) {
   if (standing == Standing::exact || published_cells == 0) return;
   apart_cells += published_cells;
   apart_within += within_tolerance;
+  apart_noise += within_noise;
   apart[standing].first += published_cells;
   apart[standing].second += within_tolerance;
-  published_cells = within_tolerance = 0;
+  published_cells = within_tolerance = within_noise = 0;
   outside.clear();
 }
 
 std::string Tally::summary() const {
   std::string text = fmt::format("{} of {} exact cells within tolerance", within_tolerance, published_cells);
+  if (within_noise > 0) text += fmt::format(", {} within noise", within_noise);
   if (apart_cells == 0) return text;
   std::vector<std::string> parts;
   for (const auto& [standing, counts] : apart) parts.push_back(fmt::format("{} {}", counts.first, describe(standing)));
-  return text + fmt::format("; {} cells apart ({} within: {})", apart_cells, apart_within, fmt::join(parts, ", "));
+  const std::string noise = apart_noise > 0 ? fmt::format(", {} within noise", apart_noise) : "";
+  return text + fmt::format("; {} cells apart ({} within{}: {})", apart_cells, apart_within, noise, fmt::join(parts, ", "));
 }
 
 json Tally::to_json() const {
   json by_standing = json::object();
   for (const auto& [standing, counts] : apart) by_standing[to_string(standing)] = {counts.first, counts.second};
-  return {{"exact_cells", published_cells},
-          {"exact_within", within_tolerance},
-          {"apart_cells", apart_cells},
-          {"apart_within", apart_within},
+  return {{"exact_cells", published_cells}, {"exact_within", within_tolerance}, {"exact_within_noise", within_noise},
+          {"apart_cells", apart_cells},     {"apart_within", apart_within},     {"apart_within_noise", apart_noise},
           {"apart", by_standing}};
 }
 
@@ -113,7 +125,7 @@ ComparisonTable::ComparisonTable(std::vector<TableColumn> ids, std::vector<Table
 
 ComparisonTable::Row& ComparisonTable::add(std::vector<std::string> ids, std::optional<double> ours,
                                            std::optional<double> published) {
-  rows_.push_back({std::move(ids), ours, published, json::object(), {}, Standing::exact});
+  rows_.push_back({std::move(ids), ours, published, json::object(), {}, Standing::exact, std::nullopt, ""});
   return rows_.back();
 }
 
@@ -122,13 +134,30 @@ bool ComparisonTable::within(const Row& row) const {
   return row.ours && row.published && std::abs(*row.ours - *row.published) <= tolerance_ + 1e-9;
 }
 
+Verdict ComparisonTable::verdict(const Row& row) const {
+  if (within(row)) return Verdict::within;
+  if (row.ours && row.published && row.interval && row.interval->contains(*row.published)) return Verdict::within_noise;
+  return Verdict::miss;
+}
+
+bool ComparisonTable::has_intervals() const {
+  return std::any_of(rows_.begin(), rows_.end(), [](const Row& r) { return r.interval.has_value(); });
+}
+
+void ComparisonTable::set_interval(Row& row, const stats::UnitSample& sample, double scale_values) {
+  const stats::Interval i = stats::bootstrap_interval(sample);
+  row.interval = stats::Interval{scale_values * i.low, scale_values * i.high};
+  row.interval_unit = sample.unit;
+}
+
 std::string ComparisonTable::number(double value, int digits, double scale, bool sign) const {
   return fixed(scale * value, digits, sign);
 }
 
 std::string ComparisonTable::verdict_text(const Row& row) const {
-  const std::string verdict = within(row) ? "yes" : "**no**";
-  return row.standing == Standing::exact ? verdict : verdict + " (" + describe(row.standing) + ")";
+  const Verdict v = verdict(row);
+  const std::string text = v == Verdict::within ? "yes" : v == Verdict::within_noise ? "within noise" : "**no**";
+  return row.standing == Standing::exact ? text : text + " (" + describe(row.standing) + ")";
 }
 
 std::string ComparisonTable::markdown() const {
@@ -137,8 +166,9 @@ std::string ComparisonTable::markdown() const {
     header += " " + c.header + " |";
     rule += "---|";
   }
-  header += " ours | published | delta | within tolerance |";
-  rule += "---|---|---|---|";
+  const bool intervals = has_intervals();
+  header += intervals ? " ours | 95 % interval | published | delta | within tolerance |" : " ours | published | delta | within tolerance |";
+  rule += intervals ? "---|---|---|---|---|" : "---|---|---|---|";
   for (const auto& c : extra_) {
     header += " " + c.header + " |";
     rule += "---|";
@@ -147,8 +177,12 @@ std::string ComparisonTable::markdown() const {
   for (const auto& row : rows_) {
     md += "|";
     for (const auto& id : row.ids) md += " " + id + " |";
-    md += fmt::format(" {} | {} | {} | {} |", row.ours ? number(*row.ours, digits_, scale_) : "—",
-                      row.published ? number(*row.published, digits_, scale_) : "",
+    md += fmt::format(" {} |", row.ours ? number(*row.ours, digits_, scale_) : "—");
+    if (intervals)
+      md += row.interval ? fmt::format(" {} – {} ({}s) |", number(row.interval->low, digits_, scale_),
+                                       number(row.interval->high, digits_, scale_), row.interval_unit)
+                         : " |";
+    md += fmt::format(" {} | {} | {} |", row.published ? number(*row.published, digits_, scale_) : "",
                       row.ours && row.published ? number(*row.ours - *row.published, digits_, scale_, true) : "",
                       row.ours && row.published ? verdict_text(row) : "");
     for (const auto& c : extra_) {
@@ -165,7 +199,9 @@ std::string ComparisonTable::markdown() const {
 std::string ComparisonTable::csv() const {
   std::string text;
   for (const auto& c : ids_) text += c.key + ",";
+  const bool intervals = has_intervals();
   text += "ours,published,delta,within_tolerance";
+  if (intervals) text += ",interval_low,interval_high,interval_unit,verdict";
   for (const auto& c : extra_) text += "," + c.key;
   text += "\n";
   auto full = [](double x) { return fmt::format("{:.6f}", x); };
@@ -174,6 +210,10 @@ std::string ComparisonTable::csv() const {
     text += fmt::format("{},{},{},{}", row.ours ? full(*row.ours) : "", row.published ? full(*row.published) : "",
                         row.ours && row.published ? full(*row.ours - *row.published) : "",
                         row.ours && row.published ? (within(row) ? "true" : "false") : "");
+    if (intervals)
+      text += fmt::format(",{},{},{},{}", row.interval ? full(row.interval->low) : "",
+                          row.interval ? full(row.interval->high) : "", row.interval_unit,
+                          row.ours && row.published ? to_string(verdict(row)) : "");
     for (const auto& c : extra_) {
       const json value = row.extra.value(c.key, json());
       text += fmt::format(",{}", value.is_number() ? full(value.get<double>())
@@ -199,6 +239,11 @@ json ComparisonTable::rows_json() const {
     for (const auto& [key, value] : row.extra.items()) out[key] = value;
     out["recorded_causes"] = row.causes;
     if (row.standing != Standing::exact) out["standing"] = to_string(row.standing);
+    if (row.interval) {
+      out["interval"] = {row.interval->low, row.interval->high};
+      out["interval_unit"] = row.interval_unit;
+      if (row.ours && row.published) out["verdict"] = to_string(verdict(row));
+    }
     rows.push_back(std::move(out));
   }
   return rows;
@@ -208,16 +253,22 @@ Tally ComparisonTable::tally() const {
   Tally tally;
   for (const auto& row : rows_) {
     if (!row.published || !row.ours) continue;
-    if (within(row) || row.standing != Standing::exact) {
-      tally.count(row.standing, within(row), "");
+    const Verdict v = verdict(row);
+    if (v == Verdict::within || row.standing != Standing::exact) {
+      tally.count(row.standing, v, "");
       continue;
     }
     const std::string why = row.causes.empty() ? "no cap or data substitute recorded (see the table's notes)"
                                                : fmt::format("{}", fmt::join(row.causes, "; "));
-    tally.count(Standing::exact, false,
-                fmt::format("{}: ours {} vs published {} ({}); {}", fmt::join(row.ids, " "),
+    const std::string noise =
+        row.interval ? fmt::format(" [95 % interval {} – {}{}]", number(row.interval->low, digits_, scale_),
+                                   number(row.interval->high, digits_, scale_),
+                                   v == Verdict::within_noise ? ": within noise" : "")
+                     : "";
+    tally.count(Standing::exact, v,
+                fmt::format("{}: ours {} vs published {} ({}){}; {}", fmt::join(row.ids, " "),
                             number(*row.ours, digits_, scale_), number(*row.published, digits_, scale_),
-                            number(*row.ours - *row.published, digits_, scale_, true), why));
+                            number(*row.ours - *row.published, digits_, scale_, true), noise, why));
   }
   return tally;
 }

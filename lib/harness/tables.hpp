@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "lib/stats/bootstrap.hpp"
+
 namespace mpg::harness {
 
 // The one counting rule (issue 53): a published cell counts as reproduced only where the paper's
@@ -39,25 +41,40 @@ struct RowOrigin {
 };
 Standing standing_of(const RowOrigin& origin);
 
+// A compared cell's verdict (issue 57): within the spec's tolerance of the published number;
+// outside it but with the published number inside our 95 % bootstrap interval ("within noise":
+// the miss is no larger than the noise of the evaluated set); or outside both ("miss"). A row
+// without an interval can only be within or a miss.
+enum class Verdict { within, within_noise, miss };
+// "within", "within_noise", "miss".
+std::string to_string(Verdict verdict);
+
 // What a table found against the published numbers: the one-screen summary of `mpg run`.
-// published_cells / within_tolerance count exact cells only; apart_cells / apart_within the others,
-// by standing.
+// published_cells / within_tolerance / within_noise count exact cells only; apart_cells /
+// apart_within / apart_noise the others, by standing.
 struct Tally {
   int published_cells = 0;
   int within_tolerance = 0;
+  int within_noise = 0;              // exact cells outside tolerance with the published value in our interval
   std::vector<std::string> outside;  // "<ids>: ours X vs published Y (+d); <recorded causes>"
   int apart_cells = 0;
   int apart_within = 0;
+  int apart_noise = 0;
   std::map<Standing, std::pair<int, int>> apart;  // standing -> (cells, within)
   void add(const Tally& other);
   // Counts one compared cell under the rule; `outside_line` is kept for exact cells that miss.
   void count(Standing standing, bool within, const std::string& outside_line);
+  void count(Standing standing, Verdict verdict, const std::string& outside_line);
   // Counts every exact cell as `standing` instead (a whole table on substitute data); the misses'
   // lines are dropped with them.
   void relabel(Standing standing);
-  // "n of m exact cells within tolerance; k cells apart (j within: 2 substitute data, 1 diagnostic)".
+  // Exact cells neither within tolerance nor within noise.
+  int misses() const { return published_cells - within_tolerance - within_noise; }
+  // "n of m exact cells within tolerance[, j within noise]; k cells apart (i within[, h within
+  // noise]: 2 substitute data, 1 diagnostic)"; noise counts are shown where there are any.
   std::string summary() const;
-  // {"exact_cells", "exact_within", "apart_cells", "apart_within", "apart": {standing: [cells, within]}}.
+  // {"exact_cells", "exact_within", "exact_within_noise", "apart_cells", "apart_within",
+  //  "apart_within_noise", "apart": {standing: [cells, within]}}.
   nlohmann::json to_json() const;
 };
 
@@ -78,6 +95,10 @@ class ComparisonTable {
     nlohmann::json extra = nlohmann::json::object();  // by TableColumn::key (numbers or text)
     std::vector<std::string> causes;
     Standing standing = Standing::exact;  // how the row counts (Tally)
+    // Our value's 95 % bootstrap interval over the units of its evaluated set (issue 57), in the
+    // values' own units, and what a unit is ("example", "sentence", "query", "user").
+    std::optional<stats::Interval> interval;
+    std::string interval_unit;
   };
 
   // `ids`: the identifying columns' JSON keys and headers; values print with `digits` decimals
@@ -89,17 +110,26 @@ class ComparisonTable {
   Row& add(std::vector<std::string> ids, std::optional<double> ours, std::optional<double> published);
   const std::vector<Row>& rows() const { return rows_; }
 
-  // "| ids | ours | published | delta | within tolerance | extras |" with the rows; a row that is
-  // not exact shows its standing beside its verdict ("yes (substitute data)").
+  // Sets a row's interval from the per-unit statistics of its evaluated set (scaled like the
+  // values: `scale_values` converts the sample's measure to the row's units, e.g. 100 for points).
+  static void set_interval(Row& row, const stats::UnitSample& sample, double scale_values = 1.0);
+
+  // "| ids | ours | [95 % interval |] published | delta | within tolerance | extras |" with the
+  // rows (the interval column where any row has one); a row that is not exact shows its standing
+  // beside its verdict ("yes (substitute data)").
   std::string markdown() const;
   // The same columns with full precision (empty fields where a value is absent).
   std::string csv() const;
   // One object per row: the id keys, "ours", "published", "delta", "within_tolerance", the
-  // extras by key, "recorded_causes" and, for rows that are not exact, "standing".
+  // extras by key, "recorded_causes", for rows that are not exact "standing", and for rows with an
+  // interval "interval" [low, high], "interval_unit" and "verdict".
   nlohmann::json rows_json() const;
   Tally tally() const;
   // Whether a row is within tolerance (false without a published or our value).
   bool within(const Row& row) const;
+  // The row's verdict (miss without a published or our value).
+  Verdict verdict(const Row& row) const;
+  bool has_intervals() const;
 
  private:
   std::string number(double value, int digits, double scale, bool sign = false) const;

@@ -138,10 +138,13 @@ json score_part(const std::vector<AlignmentInstance>& part,
   tbb::parallel_for(std::size_t{0}, part.size(), [&](std::size_t i) { predicted[i] = predict(part[i]); });
   AerCounts total;
   std::vector<double> seconds;
+  std::vector<std::vector<double>> unit_rows;
   int unconverged = 0;
   double max_gap = 0.0;
   for (std::size_t i = 0; i < part.size(); ++i) {
-    total.add(aer_counts(predicted[i].links, part[i].gold));
+    const AerCounts c = aer_counts(predicted[i].links, part[i].gold);
+    unit_rows.push_back({c.proposed_sure, c.proposed_possible, c.proposed, c.sure});
+    total.add(c);
     seconds.push_back(predicted[i].game.seconds);
     unconverged += games && !predicted[i].game.converged();
     max_gap = std::max(max_gap, predicted[i].game.gap);
@@ -152,6 +155,8 @@ json score_part(const std::vector<AlignmentInstance>& part,
               {"sure", total.sure},
               {"proposed_sure", total.proposed_sure},
               {"proposed_possible", total.proposed_possible}};
+  if (!unit_rows.empty())
+    out["units"] = unit_sample_json(stats::per_unit("pair", stats::UnitMeasure::aer, std::move(unit_rows)));
   if (games && !seconds.empty())
     out["games"] = {{"games", part.size()},
                     {"unconverged", unconverged},

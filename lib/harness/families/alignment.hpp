@@ -14,6 +14,7 @@
 #include <regex>
 
 #include "baselines/matching_ssvm.hpp"
+#include "lib/harness/unit_samples.hpp"
 #include "lib/base/eigen_vectors.hpp"
 #include "lib/base/error.hpp"
 #include "lib/data/naacl_alignment.hpp"
@@ -46,8 +47,8 @@ const std::vector<MethodKind>& alignment_methods();
 
 // ---- Scores ------------------------------------------------------------------------------------
 
-// Corpus AER of predictions (counts summed over pairs in pair order), in per cent, and the
-// prediction games' statistics when there were games.
+// Corpus AER of predictions (counts summed over pairs in pair order), in per cent, the per-pair
+// counts ("units", the interval's units) and the prediction games' statistics when there were games.
 json score_part(const std::vector<AlignmentInstance>& part,
                 const std::function<AlignmentPrediction(const AlignmentInstance&)>& predict, bool games);
 

@@ -20,6 +20,11 @@ Tables AlignmentRun::tables(const Outcome& outcome) const {
     if (set == "valid") return outcome.validation[*cell]["valid"]["aer"].get<double>();
     return outcome.test.at(*cell)["test"]["aer"].get<double>();
   };
+  auto scored = [&](std::size_t cell, const std::string& set) {
+    json part = set == "valid" ? outcome.validation[cell]["valid"] : outcome.test.at(cell)["test"];
+    part.erase("units");  // in the intervals, not in the table
+    return part;
+  };
   auto grid_text = [&](std::size_t cell) {
     const ParameterValues& p = plans_[cell].parameters;
     const Parameter* grid = p.table().grid();
@@ -71,8 +76,8 @@ Tables AlignmentRun::tables(const Outcome& outcome) const {
     if (cell)
       rows.push_back({{"method", method},
                       {"selected", grid_text(*cell)},
-                      {"valid", outcome.validation[*cell]["valid"]},
-                      {"test", outcome.test.at(*cell)["test"]},
+                      {"valid", scored(*cell, "valid")},
+                      {"test", scored(*cell, "test")},
                       {"training", outcome.validation[*cell].value("training", json::object())}});
   }
   for (const auto& [row, p] : published.items())
@@ -89,6 +94,10 @@ Tables AlignmentRun::tables(const Outcome& outcome) const {
     for (const std::string& m : rows_of)
       for (const char* set : kSets) {
         auto& r = comparison.add({row, m, set}, ours(m, set), p[set].get<double>());
+        if (const auto cell = chosen(m)) {
+          const json& part = std::string(set) == "valid" ? outcome.validation[*cell]["valid"] : outcome.test.at(*cell)["test"];
+          ComparisonTable::set_interval(r, unit_sample_from_json(part.value("units", json()), m + " " + set + " result"), 100.0);
+        }
         r.standing = standing_of({.papers_data = choice_.exact(), .papers_method = !aligner, .counted_protocol = m == method});
         if (!choice_.exact()) r.causes.push_back("data substitute (" + choice_.variant + ")");
         if (aligner) r.causes.push_back("aligner substitute (IBM1/HMM for GIZA++ Model 4)");

@@ -26,6 +26,7 @@
 #include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
+#include "lib/harness/unit_samples.hpp"
 #include "lib/models/binary/binary_mpg.hpp"
 #include "lib/models/binary/binary_mpg_trainer.hpp"
 #include "lib/harness/families/binary.hpp"
@@ -200,6 +201,7 @@ json mpg_test(const TaskData& t, const ParameterValues& p, const json& validatio
                                               parse_binary_trainer(p.choice("trainer")), "trainer"))) {
     const BinaryPrediction prediction = predict_binary_mpg_authors(model, test);
     return {{"test_score", prediction.score},
+            {"test_predicted", labelling_text(labels_of(prediction.action, labels.size()))},
             {"test_decision", to_string(prediction.decision)},
             {"test_expected_score", prediction.expected_score},
             {"test_game",
@@ -208,6 +210,7 @@ json mpg_test(const TaskData& t, const ParameterValues& p, const json& validatio
   }
   const BinaryPrediction prediction = predict_game(model, test, p);
   return {{"test_score", prediction.score},
+          {"test_predicted", labelling_text(labels_of(prediction.action, labels.size()))},
           {"test_decision", to_string(prediction.decision)},
           {"test_likeliest_score", prediction.likeliest_score},
           {"test_expected_score", prediction.expected_score},
@@ -244,7 +247,8 @@ json logistic_test(const TaskData& t, const ParameterValues& p, const json& vali
   model.weights = weights_of(validation);
   model.lambda = p.number("lambda");
   const Eigen::VectorXd values = decision_values(model, t.data.test_file.features);
-  return {{"test_score", t.score(logistic_predictions(t, values, labels), labels)}};
+  const std::vector<int> predicted = logistic_predictions(t, values, labels);
+  return {{"test_score", t.score(predicted, labels)}, {"test_predicted", labelling_text(predicted)}};
 }
 
 // Decision rules of the structured SVM kinds (thesis §5.3): "ssvm" predicts sign(w . x_i); in a
@@ -290,7 +294,12 @@ json ssvm_test(const TaskData& t, const ParameterValues& p, const json& validati
   model.weights = weights_of(validation);
   model.C = p.number("C");
   const Eigen::VectorXd values = decision_values(model, t.data.test_file.features);
-  return {{"test_score", t.score(ssvm_predictions(t, top_k, values, labels), labels)}};
+  const std::vector<int> predicted = ssvm_predictions(t, top_k, values, labels);
+  json result = {{"test_score", t.score(predicted, labels)}, {"test_predicted", labelling_text(predicted)}};
+  // P@k of "ssvm" counts hits among its k highest values over k, predicted or not: its k slots.
+  if (t.plugin().has_k && !top_k)
+    result["test_slots"] = labelling_text(predict_top_k(values, precision_k(t.metric, labels)));
+  return result;
 }
 
 const std::vector<BinaryMethod>& binary_methods() {
@@ -429,6 +438,7 @@ class BinaryFamily : public Family {
   }
   void validate(const json& spec, const SpecValidator& v) const override;
   std::unique_ptr<FamilyRun> prepare(const json& spec) const override { return std::make_unique<BinaryRun>(spec); }
+  std::vector<std::string> split_seeds(const json&) const override { return {"protocol.split_seed"}; }
 };
 
 // The checks of one method entry (`where`: its place in the spec) that its parameter table cannot

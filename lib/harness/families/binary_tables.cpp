@@ -1,5 +1,6 @@
 // The binary family's tables (lib/harness/families/binary.cpp has its methods, cells and spec keys).
 #include "lib/harness/families/binary.hpp"
+#include "lib/harness/unit_samples.hpp"
 
 namespace mpg::harness::binary_impl {
 
@@ -22,6 +23,10 @@ Tables BinaryRun::tables(const Outcome& outcome) const {
       double likeliest_total = 0.0, expected_total = 0.0;
       int other_rule_tasks = 0;
       std::vector<double> parameters;
+      // Per test example, one block per task: the interval's units (lib/harness/unit_samples.hpp).
+      const stats::UnitMeasure unit_measure =
+          binary_metric_plugin(metric_.metric).has_k ? stats::UnitMeasure::precision : stats::UnitMeasure::f1;
+      std::vector<std::vector<double>> unit_rows;
       for (std::size_t i = 0; i < cells_.size(); ++i) {
         if (cells_[i].dataset != data.get() || cells_[i].method != method) continue;
         const json& v = outcome.validation[i];
@@ -47,6 +52,12 @@ Tables BinaryRun::tables(const Outcome& outcome) const {
         const std::size_t i = found->second;
         const json& result = outcome.test.at(i);
         total += result["test_score"].get<double>();
+        const std::vector<int> gold = binary(data->test_file.labels, positive);
+        const std::string where = fmt::format("{} {} test result", data->task_name(positive), method);
+        const std::vector<int> predicted = labelling_of(result.value("test_predicted", json()), gold.size(), where);
+        append_binary_block(unit_rows, unit_measure, predicted, gold,
+                            result.contains("test_slots") ? labelling_of(result["test_slots"], gold.size(), where)
+                                                          : predicted);
         seconds += result.value("test_seconds", 0.0);
         ++tasks;
         const double value = plans_[i].parameters.number(grid);
@@ -75,6 +86,14 @@ Tables BinaryRun::tables(const Outcome& outcome) const {
       if (published.contains(method) && published[method].contains(data->label))
         pub = published[method][data->label].get<double>();
       auto& row = table.add({data->label, method}, ours, pub);
+      if (tasks > 0) {
+        const stats::UnitSample sample = stats::per_unit("example", unit_measure, std::move(unit_rows), tasks);
+        // The units must give back the row's own number: a check of the per-unit statistics.
+        if (std::abs(sample.score() - *ours) > 1e-9)
+          throw Error(fmt::format("{} {}: the per-example statistics give {} where the test scores give {}", data->label,
+                                  method, sample.score(), *ours));
+        ComparisonTable::set_interval(row, sample);
+      }
       // The authors' protocols stand beside the certified row, counted apart; other data likewise.
       row.standing = standing_of(
           {.papers_data = data->choice.exact(),

@@ -363,6 +363,11 @@ class DiversityFamily : public Family {
   const std::vector<MethodKind>& methods() const override { return diversity_methods(); }
   void validate(const json& spec, const SpecValidator& v) const override;
   std::unique_ptr<FamilyRun> prepare(const json& spec) const override { return std::make_unique<DiversityRun>(spec); }
+  // The seed of the repetitions' hold-out draws (rating splits and user samples).
+  std::vector<std::string> split_seeds(const json& spec) const override {
+    return spec.contains("protocol") && spec["protocol"].contains("seed") ? std::vector<std::string>{"protocol.seed"}
+                                                                          : std::vector<std::string>{};
+  }
 };
 
 void check_sizes(const SpecValidator& v, const json& object, const std::string& where, const char* key) {

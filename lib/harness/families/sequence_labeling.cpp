@@ -111,9 +111,20 @@ json score_set(const std::vector<ConllSentence>& gold, const std::vector<std::ve
   json out = json::object();
   ChunkCounts chunks;
   std::vector<TokenCounts> tokens(classes.size());
+  // Per sentence and class, (tp, fp, fn) at both levels: the units of the tables' intervals.
+  std::vector<std::vector<std::vector<double>>> token_rows(classes.size()), entity_rows(classes.size());
   for (std::size_t i = 0; i < gold.size(); ++i) {
-    chunks.add(conlleval_counts(gold[i].tags, tags_of_labels(predicted[i])));
-    for (std::size_t k = 0; k < classes.size(); ++k) tokens[k].add(predicted[i], gold[i].labels, classes[k]);
+    const ChunkCounts sentence = conlleval_counts(gold[i].tags, tags_of_labels(predicted[i]));
+    chunks.add(sentence);
+    for (std::size_t k = 0; k < classes.size(); ++k) {
+      TokenCounts t;
+      t.add(predicted[i], gold[i].labels, classes[k]);
+      tokens[k].add(predicted[i], gold[i].labels, classes[k]);
+      const auto c = static_cast<std::size_t>(classes[k]);
+      auto tp_fp_fn = [](double tp, double guessed, double truth) { return std::vector<double>{tp, guessed - tp, truth - tp}; };
+      token_rows[k].push_back(tp_fp_fn(double(t.true_positives), double(t.predicted), double(t.gold)));
+      entity_rows[k].push_back(tp_fp_fn(double(sentence.correct[c]), double(sentence.guessed[c]), double(sentence.gold[c])));
+    }
   }
   for (std::size_t k = 0; k < classes.size(); ++k) {
     const auto c = static_cast<std::size_t>(classes[k]);
@@ -121,7 +132,9 @@ json score_set(const std::vector<ConllSentence>& gold, const std::vector<std::ve
         {"token", tokens[k].f1()},
         {"entity", chunks.f1(classes[k])},
         {"token_counts", {tokens[k].true_positives, tokens[k].predicted, tokens[k].gold}},
-        {"entity_counts", {chunks.correct[c], chunks.guessed[c], chunks.gold[c]}}};
+        {"entity_counts", {chunks.correct[c], chunks.guessed[c], chunks.gold[c]}},
+        {"token_units", unit_sample_json(stats::per_unit("sentence", stats::UnitMeasure::f1, std::move(token_rows[k])))},
+        {"entity_units", unit_sample_json(stats::per_unit("sentence", stats::UnitMeasure::f1, std::move(entity_rows[k])))}};
   }
   return out;
 }

@@ -23,6 +23,7 @@
 #include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
+#include "lib/harness/unit_samples.hpp"
 #include "lib/models/linear_chain_mpg.hpp"
 
 namespace mpg::harness::sequence_labeling_impl {

@@ -160,6 +160,9 @@ Tables SequenceRun::f1_tables(const Outcome& outcome) const {
           const std::string other_level = level == "entity" ? "token" : "entity";
           const std::optional<double> pub = number_at(published, {published_name(method), s->name, set, name});
           auto& row = table.add({s->name, name, set, method}, scores[level].get<double>(), pub);
+          ComparisonTable::set_interval(
+              row, unit_sample_from_json(scores.value(level + "_units", json()),
+                                         fmt::format("{} {} {} {} result", s->name, method, set, name)));
           // The one counting rule: a row compared with another method's number (the authors'
           // protocols beside the certified MPG) is a protocol variant, counted apart.
           if (published_name(method) != method) row.standing = Standing::variant;
@@ -171,6 +174,9 @@ Tables SequenceRun::f1_tables(const Outcome& outcome) const {
                        {"train_seconds", r["train_seconds"]}};
           if (!diagnostic_level.empty()) {
             auto& d = diagnostic.add({s->name, name, set, method}, scores[diagnostic_level].get<double>(), pub);
+            ComparisonTable::set_interval(
+                d, unit_sample_from_json(scores.value(diagnostic_level + "_units", json()),
+                                         fmt::format("{} {} {} {} result", s->name, method, set, name)));
             d.extra = row.extra;
             d.extra["compared"] = diagnostic_level;
             d.standing = Standing::diagnostic;

@@ -396,6 +396,13 @@ class AucFamily : public Family {
     }
   }
   std::unique_ptr<FamilyRun> prepare(const json& spec) const override { return std::make_unique<AucRun>(spec); }
+  // The data sets split by a seed (a MULAN set's validation part; LETOR folds are fixed files).
+  std::vector<std::string> split_seeds(const json& spec) const override {
+    std::vector<std::string> seeds;
+    for (const auto& [label, d] : spec.value("datasets", json::object()).items())
+      if (d.contains("split_seed")) seeds.push_back("datasets." + label + ".split_seed");
+    return seeds;
+  }
 };
 
 }  // namespace

@@ -1,0 +1,31 @@
+// Per-unit statistics in cached cell results and in tables (issue 57): what a table's bootstrap
+// interval is computed from (lib/stats/bootstrap.hpp), so that no model is trained again.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "lib/stats/bootstrap.hpp"
+
+namespace mpg::harness {
+
+// {"unit", "measure", "blocks", "rows", "counts"}, rows in canonical order (sorted, equal rows merged).
+nlohmann::json unit_sample_json(const stats::UnitSample& sample);
+// Reads one back; throws mpg::Error naming `where` when it is absent or malformed (a cache entry
+// written before per-unit statistics existed has none: its cell must be recomputed).
+stats::UnitSample unit_sample_from_json(const nlohmann::json& value, const std::string& where);
+
+// A 0/1 labelling as a compact string ("0110…"), as cached cell results keep predictions, and back.
+std::string labelling_text(const std::vector<int>& labels);
+std::vector<int> labelling_of(const nlohmann::json& text, std::size_t n, const std::string& where);
+
+// Per-example rows of a binary task, appended block by block (one block per one-vs-rest task):
+//   f1:        (tp, fp, fn) of each example;
+//   precision: (hit, slot) of each example, P@k = Σ hit / Σ slot: the slots are the k places the
+//              method ranks (its predicted set, or its top k where it predicts fewer than k), held
+//              fixed while the examples are resampled.
+void append_binary_block(std::vector<std::vector<double>>& rows, stats::UnitMeasure measure,
+                         const std::vector<int>& predicted, const std::vector<int>& gold, const std::vector<int>& slots);
+
+}  // namespace mpg::harness
