@@ -136,11 +136,11 @@ Action add_train(CLI::App& app) {
     // Where fewer than half of the columns hold a value (a stray large index), the trainers see only
     // those: their memory then follows the non-zeros, not the largest index. Otherwise the columns
     // stay as they are (the same arithmetic, and a dense model file, as before issue 56).
-    const long columns = static_cast<long>(loaded.features.cols()) - 1;
+    const long feature_columns = static_cast<long>(loaded.features.cols()) - 1;
     std::optional<CompactProblem> compact;
-    if (columns > 0) {
+    if (feature_columns > 0) {
       compact = compact_columns(loaded);
-      if (2 * static_cast<long>(compact->columns.size()) >= columns) compact.reset();
+      if (2 * static_cast<long>(compact->columns.size()) >= feature_columns) compact.reset();
     }
     const BinaryProblem& problem = compact ? compact->problem : loaded;
     MetricSettings settings;
@@ -210,7 +210,7 @@ Action add_train(CLI::App& app) {
       };
       if (gradient_method)
         fmt::print(stderr, "train: {} examples ({} positive), {} features + bias, metric {}\n",
-                   problem.labels.size(), problem.positives(), columns, s->metric);
+                   problem.labels.size(), problem.positives(), feature_columns, s->metric);
     }
     BinaryTrainingSummary summary;
     BinaryModel model;
@@ -222,7 +222,7 @@ Action add_train(CLI::App& app) {
     }
     if (compact) {
       model.columns = compact->columns;
-      model.feature_count = columns;
+      model.feature_count = feature_columns;
     }
     // The model with its training summary and the common fields.
     model.positive_label = s->positive_label;
