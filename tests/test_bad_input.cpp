@@ -519,10 +519,10 @@ TEST_CASE("mpg train: a file with one feature index 2^24 trains on the columns t
   // A listed column beyond feature_count, or out of order, is refused naming the key.
   const std::string test = dir.file("test.txt");
   write_file_atomically(test, "1 1:1\n-1 1:-1\n");
-  for (const std::string& columns : {"[2, 1]", "[1, 8]", "[0, 1]"}) {
+  for (const std::string columns : {"[2, 1]", "[1, 8]", "[0, 1]"}) {
     write_file_atomically(model, R"({"format":"mpg-binary-model","version":2,"metric":"f1","lambda":1,"bias":1,)"
                                  R"("positive_label":1,"feature_count":7,"theta_columns":)" + columns +
-                                     R"(,"theta":[0.5,0.5,0])");
+                                     R"(,"theta":[0.5,0.5,0]})");
     refused(dir, "predict --model " + quote(model) + " --test " + quote(test) + " --predictions " + quote(dir.file("p")),
             {model + ": key 'theta_columns': expected ascending indices from 1 to feature_count = 7"}, dir.file("p"));
   }
