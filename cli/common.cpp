@@ -3,11 +3,15 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <functional>
 #include <filesystem>
 #include <memory>
 
 #include "cli/commands.hpp"
 #include "lib/base/error.hpp"
+#include "lib/base/io.hpp"
+#include "lib/base/json_file.hpp"
 
 namespace mpg::cli {
 
@@ -23,6 +27,38 @@ void add_game_progress(CLI::App& command, DoubleOracleOptions& options) {
   command.add_flag_callback("--quiet", [&options] { options.progress = nullptr; },
                             "No progress lines on stderr (a game running longer than 2 s prints "
                             "one every 5 s)");
+}
+
+std::string input_limits_help() {
+  return fmt::format("files up to {} MiB after decompression, lines up to {} MiB, JSON nested up to {} levels",
+                     kMaxInputBytes >> 20, kMaxLineBytes >> 20, kMaxJsonDepth);
+}
+
+namespace {
+
+// A validator of the number in the option's text by `accepts`; `rule` is the message ("must be > 0").
+CLI::Validator number_check(std::function<bool(double)> accepts, const std::string& rule, const std::string& name) {
+  return CLI::Validator(
+      [accepts, rule](std::string& text) {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0') return std::string();  // not a number: the conversion reports it
+        return accepts(value) ? std::string() : rule + ", got " + text;
+      },
+      name);
+}
+
+}  // namespace
+
+CLI::Validator greater_than(double low) {
+  return number_check([low](double v) { return v > low; }, fmt::format("must be > {}", low), fmt::format("NUMBER > {}", low));
+}
+CLI::Validator at_least(double low) {
+  return number_check([low](double v) { return v >= low; }, fmt::format("must be >= {}", low), fmt::format("NUMBER >= {}", low));
+}
+CLI::Validator between(double low, double high) {
+  return number_check([low, high](double v) { return v >= low && v <= high; },
+                      fmt::format("must be from {} to {}", low, high), fmt::format("NUMBER in [{}, {}]", low, high));
 }
 
 void require_output_file(const std::string& path, const std::string& option) {
@@ -50,27 +86,27 @@ void add_game_options(CLI::App& command, DoubleOracleOptions& options) {
   command.add_option("--tolerance", options.tolerance,
                      "Stop the double oracle when the equilibrium gap is at most this")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(greater_than(0));
   command.add_option("--max-game-iterations", options.max_iterations,
                      "Cap on double-oracle iterations per game (0 = none); a capped game is "
                      "reported as not converged")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   command.add_option("--max-seconds", options.max_seconds,
                      "Wall-clock cap per game, and per training for --optimizer cutting_plane, joint or dual "
                      "(0 = none); a capped run is reported as not converged")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   command.add_option("--smoothing", options.smoothing,
                      "Weight of the best-bounding predictor strategy so far in the smoothed "
                      "strategy the adversary also best-responds to (0 = off; 2-5x fewer "
                      "double-oracle iterations on F1 games at small potentials)")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 0.99));
+      ->check(between(0.0, 0.99));
   command.add_option("--max-actions", options.max_actions,
                      "Cap on generated actions per player (0 = none)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
 }
 
 }  // namespace mpg::cli

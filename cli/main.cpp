@@ -2,6 +2,7 @@
 #include <fmt/core.h>
 
 #include <cstdio>
+#include <new>
 
 #include "cli/commands.hpp"
 #include "lib/base/error.hpp"
@@ -19,7 +20,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // CLI11 prints the message; a usage error exits 1 like every other bad input (CLI11's own
+    // statuses, 105 for a value out of range and so on, are its internals), --help and --version 0.
+    return app.exit(e) == 0 ? 0 : 1;
   }
   try {
     if (app.got_subcommand("solve-game")) solve();
@@ -31,6 +34,10 @@ int main(int argc, char** argv) {
     return e.code;
   } catch (const mpg::Error& e) {
     fmt::print(stderr, "mpg: error: {}\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    // Readers and trainers say which file; this is whatever else ran out.
+    fmt::print(stderr, "mpg: error: out of memory\n");
     return 1;
   } catch (const std::exception& e) {
     fmt::print(stderr, "mpg: internal error: {}\n", e.what());

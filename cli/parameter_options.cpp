@@ -1,5 +1,6 @@
 #include "cli/parameter_options.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
@@ -49,7 +50,15 @@ CLI::Option* add(CLI::App& command, const Parameter& parameter, T& value) {
     type_name += "}";
   }
   option->check(CLI::Validator(
-      [parameter](std::string& text) { return parameter.problem(as_value(parameter, text)); }, type_name));
+      [parameter](std::string& text) -> std::string {
+        // NaN and infinities have no JSON form (NaN would be quoted as null): refused by name.
+        char* end = nullptr;
+        const double number = std::strtod(text.c_str(), &end);
+        if (parameter.type != Parameter::Type::choice && end != text.c_str() && *end == '\0' && !std::isfinite(number))
+          return "must be a finite number, got " + text;
+        return parameter.problem(as_value(parameter, text));
+      },
+      type_name));
   return option;
 }
 

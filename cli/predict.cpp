@@ -29,9 +29,14 @@ Action add_predict(CLI::App& app) {
       "predict", "Solve the test file's game (one game over all its examples) and report the "
                  "metric of the decision (--decision) and of the equilibrium's most probable action");
   command->add_option("--model", s->model_path,
-                      "Model written by `mpg train` (validated whole before use: every key, its type and range)")
+                      "Model written by `mpg train` (validated whole before use: every key, its type and range; " +
+                          input_limits_help() + ")")
       ->required();
-  command->add_option("--test", s->test_path, "Test file (LIBSVM format)")->required();
+  command->add_option("--test", s->test_path,
+                      "Test file (LIBSVM format; " + input_limits_help() +
+                          "). It needs a positive example: without one F1 and precision@k score every prediction 0, "
+                          "so such a file is refused (exit 1) rather than scored")
+      ->required();
   command->add_option("--predictions", s->predictions_path,
                       "Also write one line per example: predicted label (0/1) and marginal "
                       "P(Y_hat_i = 1)");
@@ -59,6 +64,11 @@ Action add_predict(CLI::App& app) {
     const BinaryModel model = BinaryModel::read(s->model_path);
     const BinaryProblem problem =
         load_binary_problem(s->test_path, model.positive_label, model.feature_count, model.bias);
+    if (problem.positives() == 0)
+      throw InputError(s->test_path, fmt::format("no positive example (label {:g}, the model's positive_label) among its "
+                                                 "{}: {} would score every prediction 0, so there is nothing to measure",
+                                                 model.positive_label, problem.labels.size(),
+                                                 to_string(model.settings.metric)));
     BinaryPredictOptions options;
     options.solver = parse_binary_game_solver(s->choice.solver);
     if (s->decision != "authors") options.decision = parse_decision_rule(s->decision);

@@ -58,7 +58,7 @@ Action add_run(CLI::App& app) {
                       "(a dataset or method with its published numbers); tables name the overrides");
   command->add_option("--threads", s->options.threads, "Cells run in parallel (0 = all cores)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   command->add_option("--results", s->options.results_directory,
                       "Directory of the result tables (default: results/ beside the spec's directory when that is "
                       "named experiments/, e.g. the checkout's results/ for experiments/x.json; else ./results)");
@@ -70,7 +70,7 @@ Action add_run(CLI::App& app) {
   command->add_option("--check-tolerance", s->options.check_tolerance,
                       "--check: a number drifted when |new - old| exceeds this")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   command->add_option("--executor", s->options.executor,
                       "Where cells run: local (a thread pool of --threads) or slurm (each phase's uncached cells as "
                       "one Slurm job array, sbatch --array, each task one cell into the shared cache; then the "
@@ -88,7 +88,7 @@ Action add_run(CLI::App& app) {
                       "While cells run, list them with their running times after this many seconds "
                       "without a progress line (0 = never)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   command->add_flag("--spec-reference", s->reference,
                     "Print the spec reference (Markdown) generated from the families' keys and the methods' "
                     "parameter tables, and exit");

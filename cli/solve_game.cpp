@@ -148,7 +148,7 @@ Action add_solve_game(CLI::App& app) {
     } else if (s->k_given) {
       throw Error("--k is a parameter of --metric precision_at_k; " + s->metric + " has none");
     }
-    const bool over_marginals = s->choice.over_marginals(metric.marginal_solver);
+    const bool over_marginals = s->choice.over_marginals(metric.marginal_solver, n);
     if (over_marginals && !metric.marginal_solver)
       throw Error("--solver marginals solves F1 games only (--metric f1); " + s->metric + " has no solver over marginals");
     // All the metric's parameters are given (--k), so no labels are needed: n unlabelled examples.

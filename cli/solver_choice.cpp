@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/parameter_options.hpp"
+#include "lib/base/error.hpp"
 #include "lib/harness/binary_mpg_parameters.hpp"
 
 namespace mpg::cli {
@@ -24,24 +25,31 @@ void add_solver_choice(CLI::App& command, SolverChoice& choice) {
                      "--algorithm auto: rounds of the solver by segments before the windows (more while their gap "
                      "falls by 10 % in 10 rounds, if the predictor mixes on more than 800 examples)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   command.add_option("--window", choice.marginals.window,
                      "--solver marginals: a new action size k starts with the psi-ranks [k - W, k + W) free")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(greater_than(0));
   command.add_option("--sizes-per-round", choice.marginals.sizes_per_round,
                      "--solver marginals: best-response sizes added per player and round")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(greater_than(0));
   command.add_option("--drop-after", choice.marginals.drop_after,
                      "--solver marginals: a size leaves the LP after this many rounds with zero weight")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(greater_than(0));
   command.add_option("--mixed-rounds", choice.marginals.mixed_rounds,
                      "--solver marginals: the bounds may mix each player's strategies of the last this many "
                      "rounds (0 = each round's own strategies only)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
+}
+
+bool SolverChoice::over_marginals(bool metric_has_marginal_solver, std::size_t examples) const {
+  if (solver == "marginals" && examples < 2)
+    throw Error(fmt::format("--solver marginals needs a game of at least 2 examples, this one has {} (--solver "
+                            "double_oracle, the default for it, solves it exactly)", examples));
+  return examples >= 2 && (solver == "marginals" || (solver == "auto" && metric_has_marginal_solver));
 }
 
 MarginalSolverOptions SolverChoice::marginal_options(const DoubleOracleOptions& game) const {

@@ -21,9 +21,9 @@ struct SolverChoice {
   MarginalSolverOptions marginals;
   // Whether a game is solved over marginals; `auto` picks it where the game's metric has a solver
   // over marginals (has_marginal_solver: F1).
-  bool over_marginals(bool metric_has_marginal_solver = true) const {
-    return solver == "marginals" || (solver == "auto" && metric_has_marginal_solver);
-  }
+  // The solver over marginals needs 2 examples or more: `auto` leaves a 1-example game to the double
+  // oracle, which solves it exactly, and an explicit `marginals` is refused (mpg::Error, the reason).
+  bool over_marginals(bool metric_has_marginal_solver = true, std::size_t examples = 2) const;
   MarginalSolverOptions marginal_options(const DoubleOracleOptions& game) const;
 };
 void add_solver_choice(CLI::App& command, SolverChoice& choice);

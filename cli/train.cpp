@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <new>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "cli/parameter_options.hpp"
@@ -49,8 +51,10 @@ Action add_train(CLI::App& app) {
   const harness::ParameterTable& parameters = harness::binary_mpg_parameters();
   add_parameter(*command, parameters.at("lambda"), s->lambda);
   command->add_option("--train", s->train_path,
-                      "Training file (LIBSVM format; feature indices up to 2^24 = 16777216, |values| up to 1e12; "
-                      "both classes must occur)")
+                      "Training file (LIBSVM format; feature indices up to 2^24 = 16777216, |values| up to 1e12; " +
+                          input_limits_help() + "; both classes must occur). Memory follows the non-zeros, not the "
+                          "largest index: where fewer than half of the columns hold a value, the trainers see only those "
+                          "and the model lists them (theta_columns)")
       ->required();
   command->add_option("--model", s->model_path, "Where to write the model (JSON; its directory must exist)")->required();
   command->add_option("--positive", s->positive_label, "Label value of the positive class")
@@ -58,7 +62,7 @@ Action add_train(CLI::App& app) {
   command->add_option("--k-fraction", s->k_fraction,
                       "precision@k: k = floor(fraction x positives of the file)")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(between(0.0, 1.0));
   command->add_option("--adversary", s->adversary, "precision@k adversary: unrestricted or exactly_k")
       ->capture_default_str()
       ->check(CLI::IsMember({"unrestricted", "exactly_k"}));
@@ -76,12 +80,12 @@ Action add_train(CLI::App& app) {
   command->add_option("--sizes-per-round", s->sizes_per_round,
                       "joint: sizes added per player per round, the best one and the next best that cut off the "
                       "LP's solution, spread apart")
-      ->check(CLI::Range(1, 1000000));
+      ->check(between(1, 1000000));
   command->add_option("--fix-margin", s->fix_margin,
                       "joint: pairs ranked this far inside a size's best action (outside) are fixed in (out) of "
                       "the LP; 0 = exactly the best action's (smaller LPs); -1 = never fix")
       ->capture_default_str()
-      ->check(CLI::Range(-1, 1000000));
+      ->check(between(-1, 1000000));
   command->add_flag("--long-step", s->long_step, "joint: GLPK's long-step (bound flipping) ratio test");
   command->add_option("--start-potential", s->start_potential,
                       "joint with --start gold_direction: 0 = the step along Phi_gold that minimizes the objective's "
@@ -105,7 +109,7 @@ Action add_train(CLI::App& app) {
           },
           "Optimizer iteration cap (default 200 for lbfgs/adadelta, 100000 for marginals and cutting_plane, 2000 rounds "
           "for joint, 1000000 for dual); a capped run is reported as not converged")
-      ->check(CLI::PositiveNumber);
+      ->check(greater_than(0));
   add_parameter(*command, parameters.at("objective_tolerance"), s->tolerance)
       ->description(parameters.at("objective_tolerance").help + " (marginals, joint, cutting_plane and dual)");
   add_parameter(*command, parameters.at("max_game_solves"), s->max_game_solves);
@@ -127,8 +131,18 @@ Action add_train(CLI::App& app) {
                                                       parse_binary_trainer(s->trainer), "trainer");
     require_output_file(s->model_path, "--model");
     refuse_same_file(s->model_path, "--model", s->train_path, "--train");
-    const BinaryProblem problem = load_binary_problem(s->train_path, s->positive_label);
-    problem.require_both_classes(s->positive_label);
+    const BinaryProblem loaded = load_binary_problem(s->train_path, s->positive_label);
+    loaded.require_both_classes(s->positive_label);
+    // Where fewer than half of the columns hold a value (a stray large index), the trainers see only
+    // those: their memory then follows the non-zeros, not the largest index. Otherwise the columns
+    // stay as they are (the same arithmetic, and a dense model file, as before issue 56).
+    const long feature_columns = static_cast<long>(loaded.features.cols()) - 1;
+    std::optional<CompactProblem> compact;
+    if (feature_columns > 0) {
+      compact = compact_columns(loaded);
+      if (2 * static_cast<long>(compact->columns.size()) >= feature_columns) compact.reset();
+    }
+    const BinaryProblem& problem = compact ? compact->problem : loaded;
     MetricSettings settings;
     settings.metric = parse_binary_metric(s->metric);
     settings.k_fraction = s->k_fraction;
@@ -196,10 +210,20 @@ Action add_train(CLI::App& app) {
       };
       if (gradient_method)
         fmt::print(stderr, "train: {} examples ({} positive), {} features + bias, metric {}\n",
-                   problem.labels.size(), problem.positives(), problem.features.cols() - 1, s->metric);
+                   problem.labels.size(), problem.positives(), feature_columns, s->metric);
     }
     BinaryTrainingSummary summary;
-    BinaryModel model = train_binary_mpg_model(problem, settings, options, &summary);
+    BinaryModel model;
+    try {
+      model = train_binary_mpg_model(problem, settings, options, &summary);
+    } catch (const std::bad_alloc&) {
+      throw Error(fmt::format("out of memory while training on {} ({} examples, {} feature columns with a value)",
+                              s->train_path, problem.labels.size(), problem.features.cols() - 1));
+    }
+    if (compact) {
+      model.columns = compact->columns;
+      model.feature_count = feature_columns;
+    }
     // The model with its training summary and the common fields.
     model.positive_label = s->positive_label;
     nlohmann::json training = summary.to_json();

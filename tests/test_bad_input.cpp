@@ -3,14 +3,18 @@
 // name file and line and quote at most ~80 characters of a bad token); the default results
 // directory and the provenance line; a damaged cache entry is recomputed, never used.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/json_file.hpp"
 #include "lib/base/sha256.hpp"
 #include "lib/data/conll.hpp"
 #include "lib/data/letor.hpp"
@@ -412,6 +416,169 @@ TEST_CASE("mpg run: a --results path that is a file fails before any cell runs",
   const RunResult run = run_mpg(dir, "run " + quote(write_spec(dir, SyntheticRegistry::ranking_spec("t"))) +
                                          " --results " + quote(dir.file("taken")) + " --quiet");
   CHECK(run.exit_code == 1);
-  CHECK_THAT(run.err, Contains("cannot write the results directory " + dir.file("taken")));
+  CHECK_THAT(run.err, Contains("cannot write results to " + dir.file("taken") + ": "));
   CHECK(read_text(dir.file("taken")) == "a file\n");
+}
+
+namespace {
+
+// `text` unchanged in the file at `path` (an input of a refused command).
+void unchanged(const std::string& path, const std::string& text) {
+  INFO(path);
+  CHECK(read_text(path) == text);
+}
+
+// An array nested `depth` deep: [[[...]]].
+std::string nested(std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+
+}  // namespace
+
+TEST_CASE("JSON limits: nesting is measured outside strings before parsing; a deeper file is refused by name",
+          "[bad_input]") {
+  CHECK_FALSE(json_limit_problem(nested(kMaxJsonDepth)));
+  CHECK(json_limit_problem(nested(kMaxJsonDepth + 1)) ==
+        "JSON nested deeper than 256 levels (the limit) at byte 257");
+  // Brackets inside strings, escaped quotes included, do not count.
+  CHECK_FALSE(json_limit_problem("{\"a\": \"\\\"" + nested(1000) + "\"}"));
+  CHECK_THROWS_WITH(parse_json("{\"a\": " + nested(300) + "}", "x.json"),
+                    "x.json: JSON nested deeper than 256 levels (the limit) at byte 262");
+  CHECK(parse_json_or_discarded(nested(300)).is_discarded());
+
+  // The crash of issue 56 (stack overflow from ~75,000 levels): a model and a spec nested 200,000 deep.
+  TempDir dir;
+  const std::string test = dir.file("test.txt");
+  const std::string data = "1 1:1\n-1 1:-1\n";
+  write_file_atomically(test, data);
+  const std::string deep_model = dir.file("deep.json");
+  const std::string model = R"({"format":)" + nested(200000) + "}";
+  write_file_atomically(deep_model, model);
+  const std::string predictions = dir.file("p.txt");
+  refused(dir, "predict --model " + quote(deep_model) + " --test " + quote(test) + " --predictions " + quote(predictions),
+          {deep_model + ": JSON nested deeper than 256 levels (the limit) at byte 266"}, predictions);
+  unchanged(deep_model, model);
+  unchanged(test, data);
+  const std::string spec = dir.file("deep_spec.json");
+  const std::string spec_text = R"({"name": "t", "notes": )" + nested(200000) + "}";
+  write_file_atomically(spec, spec_text);
+  refused(dir, "run " + quote(spec) + " --results " + quote(dir.file("results")) + " --quiet",
+          {spec + ": JSON nested deeper than 256 levels"}, dir.file("results/t.json"));
+  unchanged(spec, spec_text);
+  // An override on the command line too (one argument holds at most 128 KiB).
+  const std::string plain = dir.file("plain.json");
+  write_file_atomically(plain, R"({"name": "t"})");
+  refused(dir, "run " + quote(plain) + " --results " + quote(dir.file("results")) + " --set " +
+                   quote("notes=" + nested(50000)),
+          {plain + ": override 'notes=[[[", "': JSON nested deeper than 256 levels (the limit) at byte 257"},
+          dir.file("results/t.json"));
+}
+
+TEST_CASE("Input limits: /dev/zero and a gzip bomb end at the line limit, naming the file; --help states the limits",
+          "[bad_input]") {
+  TempDir dir;
+  const std::string model = dir.file("m.json");
+  refused(dir, "train --lambda 1 --train /dev/zero --model " + quote(model),
+          {"mpg: error: /dev/zero:1: a line longer than 64 MiB (the limit)"}, model);
+  // 80 MB of NUL bytes in a ~80 KB .gz.
+  const std::string bomb = dir.file("bomb.gz");
+  REQUIRE(std::system(("head -c 80000000 /dev/zero | gzip -9 > " + quote(bomb)).c_str()) == 0);
+  CHECK(fs::file_size(bomb) < 1000000);
+  refused(dir, "train --lambda 1 --train " + quote(bomb) + " --model " + quote(model),
+          {bomb + ":1: a line longer than 64 MiB (the limit)"}, model);
+  const RunResult help = run_mpg(dir, "train --help");
+  CHECK_THAT(help.out, Contains("files up to 1024 MiB after decompression, lines up to 64 MiB, JSON nested up to 256 levels"));
+}
+
+TEST_CASE("mpg train: a file with one feature index 2^24 trains on the columns that occur; predict reads the model",
+          "[bad_input]") {
+  TempDir dir;
+  std::string data;
+  for (int i = 0; i < 30; ++i)
+    data += fmt::format("{} 1:{} 7:{}{}\n", i % 3 == 0 ? 1 : -1, 0.1 * (i % 7), 0.05 * i,
+                        i == 4 ? " 16777216:1" : "");
+  const std::string train = dir.file("idx.train");
+  write_file_atomically(train, data);
+  const std::string model = dir.file("m.json");
+  // Before issue 56 this grew ~1 GB per cutting-plane iteration (bad_alloc at 3 GB); under a cap of
+  // 600 MB of address space it now trains (peak RSS ~20 MB, by /usr/bin/time -v).
+  const std::string err = dir.file("train.err");
+  const std::string command = "ulimit -v 600000; " + quote(MPG_CLI_PATH) + " train --metric f1 --lambda 1 --quiet --train " +
+                              quote(train) + " --model " + quote(model) + " 2>" + quote(err);
+  const int status = std::system(command.c_str());
+  INFO(read_text(err));
+  REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  unchanged(train, data);
+  const nlohmann::json written = nlohmann::json::parse(read_text(model));
+  CHECK(written.at("version") == 2);
+  CHECK(written.at("feature_count") == 16777216);
+  CHECK(written.at("theta_columns") == nlohmann::json({1, 7, 16777216}));
+  CHECK(written.at("theta").size() == 4);
+  // predict maps the test file's columns through the list (the others weigh 0).
+  const RunResult predicted = run_mpg(dir, "predict --quiet --json --model " + quote(model) + " --test " + quote(train));
+  CHECK(predicted.exit_code == 0);
+  CHECK_THAT(predicted.out, Contains("\"n\": 30"));
+  // A listed column beyond feature_count, or out of order, is refused naming the key.
+  const std::string test = dir.file("test.txt");
+  write_file_atomically(test, "1 1:1\n-1 1:-1\n");
+  for (const std::string columns : {"[2, 1]", "[1, 8]", "[0, 1]"}) {
+    write_file_atomically(model, R"({"format":"mpg-binary-model","version":2,"metric":"f1","lambda":1,"bias":1,)"
+                                 R"("positive_label":1,"feature_count":7,"theta_columns":)" + columns +
+                                     R"(,"theta":[0.5,0.5,0]})");
+    refused(dir, "predict --model " + quote(model) + " --test " + quote(test) + " --predictions " + quote(dir.file("p")),
+            {model + ": key 'theta_columns': expected ascending indices from 1 to feature_count = 7"}, dir.file("p"));
+  }
+}
+
+TEST_CASE("Messages in the user's words: ranges, one-example games, no positives, huge weights, NaN lambda, "
+          "unwritable caches", "[bad_input]") {
+  TempDir dir;
+  const std::string none = dir.file("none");
+  // CLI11's ranges printed 309 digits and exited 105.
+  refused(dir, "solve-game --potentials 0.5,0.25 --tolerance 0", {"--tolerance: must be > 0, got 0"}, none);
+  refused(dir, "solve-game --potentials 0.5,0.25 --smoothing 2", {"--smoothing: must be from 0 to 0.99, got 2"}, none);
+  refused(dir, "solve-game --potentials 0.5,0.25 --max-actions -1", {"--max-actions: must be >= 0, got -1"}, none);
+  CHECK(run_mpg(dir, "solve-game --potentials 0.5,0.25 --tolerance 0").err.find("179769") == std::string::npos);
+  // A game of one example: solved exactly by the double oracle; the solver over marginals refuses it.
+  const RunResult one = run_mpg(dir, "solve-game --quiet --json --potentials 0.3");
+  CHECK(one.exit_code == 0);
+  CHECK_THAT(one.out, Contains("\"n\": 1"));
+  refused(dir, "solve-game --potentials 0.3 --solver marginals",
+          {"--solver marginals needs a game of at least 2 examples, this one has 1"}, none);
+  // Test files of one example and without a positive one.
+  const std::string model = dir.file("m.json");
+  const std::string model_json = model_text("\"f1\"", R"("bias":1,"positive_label":1,"feature_count":1,"theta":[1,0])");
+  write_file_atomically(model, model_json);
+  const std::string test = dir.file("test.txt");
+  write_file_atomically(test, "1 1:0.5\n");
+  CHECK(run_mpg(dir, "predict --quiet --model " + quote(model) + " --test " + quote(test)).exit_code == 0);
+  const std::string predictions = dir.file("p.txt");
+  const std::string negatives = "-1 1:0.5\n-1 1:-1\n";
+  write_file_atomically(test, negatives);
+  refused(dir, "predict --model " + quote(model) + " --test " + quote(test) + " --predictions " + quote(predictions),
+          {test + ": no positive example (label 1, the model's positive_label) among its 2: f1 would score every "
+                  "prediction 0"},
+          predictions);
+  unchanged(test, negatives);
+  // A weight of 1e308 is the model's fault, not the test file's.
+  write_file_atomically(test, "1 1:0.5\n-1 1:-1\n");
+  const std::string huge = model_text("\"f1\"", R"("bias":1,"positive_label":1,"feature_count":1,"theta":[1e308,0])");
+  write_file_atomically(model, huge);
+  refused(dir, "predict --model " + quote(model) + " --test " + quote(test) + " --predictions " + quote(predictions),
+          {model + ": key 'theta': weight 0 = 1e+308 is beyond +-1e+09"}, predictions);
+  unchanged(model, huge);
+  // lambda NaN: no hint at lbfgs, which refuses it as well.
+  const std::string train = "train --train " + quote(test) + " --model " + quote(none) + " --trainer cutting_plane ";
+  const RunResult nan = run_mpg(dir, train + "--lambda nan");
+  CHECK(nan.exit_code == 1);
+  CHECK(nan.err.find("lbfgs") == std::string::npos);
+  CHECK_FALSE(fs::exists(none));
+  // A --cache that is a file, and a --results directory that cannot be made.
+  const SyntheticRegistry registry(dir);
+  write_file_atomically(dir.file("cache"), "a file\n");
+  const std::string spec = write_spec(dir, SyntheticRegistry::ranking_spec("t"));
+  refused(dir, "run " + quote(spec) + " --results " + quote(dir.file("r")) + " --cache " + quote(dir.file("cache")) +
+                   " --quiet",
+          {"mpg: error: cannot write the cell cache to " + dir.file("cache") + "/t: "}, dir.file("r/t.json"));
+  unchanged(dir.file("cache"), "a file\n");
+  refused(dir, "run " + quote(spec) + " --results " + quote(dir.file("cache") + "/r") + " --quiet",
+          {"mpg: error: cannot write results to " + dir.file("cache") + "/r: not a directory"}, dir.file("r/t.json"));
 }

@@ -6,12 +6,14 @@
 #include <cstdio>
 #include <cerrno>
 #include <charconv>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <new>
 #include <string_view>
 #include <system_error>
 #include <unistd.h>
@@ -30,19 +32,53 @@ constexpr std::size_t kMaxReadBytes = std::size_t{1} << 26;  // per call; gzread
 bool ends_with_gz(std::string_view path) { return path.ends_with(".gz"); }
 bool ends_with_xz(std::string_view path) { return path.ends_with(".xz"); }
 
+// The limits of read_file (io.hpp), checked as the text arrives so that /dev/zero or a gzip bomb
+// ends with an error after at most kMaxInputBytes (a line after kMaxLineBytes plus one chunk).
+class InputLimits {
+ public:
+  explicit InputLimits(const std::string& path) : path_(path) {}
+  // Checks the first `used` bytes of `text` (those of earlier calls were checked then).
+  void check(const std::string& text, std::size_t used) {
+    if (used > kMaxInputBytes)
+      throw InputError(path_, "longer than " + std::to_string(kMaxInputBytes >> 20) +
+                                  " MiB (the limit of an input file, after decompression)");
+    const char* begin = text.data() + checked_;
+    const char* end = text.data() + used;
+    for (const char* newline = begin;
+         (newline = static_cast<const char*>(std::memchr(newline, '\n', static_cast<std::size_t>(end - newline))));
+         ++newline) {
+      ++line_;
+      line_start_ = static_cast<std::size_t>(newline - text.data()) + 1;
+    }
+    checked_ = used;
+    if (used - line_start_ > kMaxLineBytes)
+      throw InputError(path_, line_ + 1, "a line longer than " + std::to_string(kMaxLineBytes >> 20) + " MiB (the limit)");
+  }
+  // The size the buffer grows to when full: double, but never beyond the limit and one byte.
+  static std::size_t grown(std::size_t size) { return std::min(2 * size, kMaxInputBytes + 1); }
+
+ private:
+  const std::string& path_;
+  std::size_t checked_ = 0;
+  std::size_t line_start_ = 0;
+  long line_ = 0;
+};
+
 // Calls `read_some(buffer, capacity) -> bytes read` until it returns 0, reading straight into
 // the result, which doubles when full. The first buffer holds `size_hint` bytes and one more, so
 // a file of exactly the hinted size is read without growing.
 template <typename ReadSome>
-std::string read_chunks(std::size_t size_hint, ReadSome read_some) {
-  std::string text(std::max(size_hint + 1, kFirstBufferBytes), '\0');
+std::string read_chunks(const std::string& path, std::size_t size_hint, ReadSome read_some) {
+  InputLimits limits(path);
+  std::string text(std::min(std::max(size_hint + 1, kFirstBufferBytes), kMaxInputBytes + 1), '\0');
   std::size_t used = 0;
   for (;;) {
-    if (used == text.size()) text.resize(2 * text.size());
+    if (used == text.size()) text.resize(InputLimits::grown(text.size()));
     const std::size_t got =
         read_some(text.data() + used, std::min(text.size() - used, kMaxReadBytes));
     if (got == 0) break;
     used += got;
+    limits.check(text, used);
   }
   text.resize(used);
   return text;
@@ -51,7 +87,7 @@ std::string read_chunks(std::size_t size_hint, ReadSome read_some) {
 std::string read_plain(const std::string& path, std::size_t size_hint) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "cannot open file");
-  std::string text = read_chunks(size_hint, [&in](char* buffer, std::size_t capacity) {
+  std::string text = read_chunks(path, size_hint, [&in](char* buffer, std::size_t capacity) {
     in.read(buffer, static_cast<std::streamsize>(capacity));
     return static_cast<std::size_t>(in.gcount());
   });
@@ -89,7 +125,7 @@ std::string read_gzip(const std::string& path, std::size_t compressed_size) {
     throw InputError(path, "corrupt gzip data (" + reason + ")");
   };
   // Compressed text is typically several times smaller, so start a few times larger.
-  std::string text = read_chunks(4 * compressed_size, [&](char* buffer, std::size_t capacity) {
+  std::string text = read_chunks(path, 4 * compressed_size, [&](char* buffer, std::size_t capacity) {
     const int got = gzread(file.get(), buffer, static_cast<unsigned>(capacity));
     if (got < 0) check();
     return static_cast<std::size_t>(std::max(got, 0));
@@ -114,15 +150,17 @@ std::string read_xz(const std::string& path, std::size_t compressed_size) {
   const std::unique_ptr<lzma_stream, LzmaEnd> guard(&stream);
   stream.next_in = reinterpret_cast<const std::uint8_t*>(compressed.data());
   stream.avail_in = compressed.size();
-  std::string text(std::max(4 * compressed.size() + 1, kFirstBufferBytes), '\0');
+  InputLimits limits(path);
+  std::string text(std::min(std::max(4 * compressed.size() + 1, kFirstBufferBytes), kMaxInputBytes + 1), '\0');
   std::size_t used = 0;
   for (;;) {
-    if (used == text.size()) text.resize(2 * text.size());
+    if (used == text.size()) text.resize(InputLimits::grown(text.size()));
     stream.next_out = reinterpret_cast<std::uint8_t*>(text.data() + used);
     stream.avail_out = text.size() - used;
     // All input is present, so LZMA_FINISH from the start.
     const lzma_ret status = lzma_code(&stream, LZMA_FINISH);
     used = text.size() - stream.avail_out;
+    limits.check(text, used);
     if (status == LZMA_STREAM_END) break;
     if (status == LZMA_OK) continue;
     switch (status) {
@@ -185,6 +223,24 @@ void refuse_same_file(const std::string& output, const std::string& output_what,
                 "': refusing to overwrite an input (choose another output path)");
 }
 
+void require_writable_directory(const std::string& directory, const std::string& what) {
+  namespace fs = std::filesystem;
+  const auto fail = [&](std::string reason) {
+    if (!reason.empty()) reason[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(reason[0])));
+    throw Error("cannot write " + what + " to " + directory + ": " + reason);
+  };
+  std::error_code error;
+  fs::create_directories(directory, error);
+  if (error) fail(error.message());
+  if (!fs::is_directory(directory, error)) fail("not a directory");
+  const std::string probe = directory + "/.mpg-write-probe." + std::to_string(::getpid());
+  {
+    std::ofstream out(probe, std::ios::binary | std::ios::trunc);
+    if (!out) fail(std::strerror(errno));
+  }
+  fs::remove(probe, error);
+}
+
 std::string read_file(const std::string& path) {
   std::error_code ignored;
   // Opening a directory succeeds and reading it yields nothing, so refuse it up front.
@@ -192,9 +248,15 @@ std::string read_file(const std::string& path) {
   std::error_code no_size;  // pipes and the like have none; the size is only a hint
   const std::uintmax_t size = std::filesystem::file_size(path, no_size);
   const std::size_t size_hint = no_size ? 0 : static_cast<std::size_t>(size);
-  if (ends_with_gz(path)) return read_gzip(path, size_hint);
-  if (ends_with_xz(path)) return read_xz(path, size_hint);
-  return read_plain(path, size_hint);
+  try {
+    if (ends_with_gz(path)) return read_gzip(path, size_hint);
+    if (ends_with_xz(path)) return read_xz(path, size_hint);
+    if (size_hint > kMaxInputBytes)
+      throw InputError(path, "longer than " + std::to_string(kMaxInputBytes >> 20) + " MiB (the limit of an input file)");
+    return read_plain(path, size_hint);
+  } catch (const std::bad_alloc&) {
+    throw InputError(path, "out of memory while reading the file");
+  }
 }
 
 std::vector<double> parse_number_list(const std::string& text, const std::string& what) {

@@ -1,6 +1,7 @@
 // Small file helpers shared by the CLI and the harness.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,20 @@ void write_file_atomically(const std::string& path, const std::string& content);
 void refuse_same_file(const std::string& output, const std::string& output_what, const std::string& input,
                       const std::string& input_what);
 
+// The limits of every file read (`mpg train --help` and README.md state them): its text, after
+// decompression, up to 1 GiB, and each line up to 64 MiB (a line of LIBSVM text with 10^6
+// features takes ~20 MB). They stop /dev/zero or a gzip bomb with an error before memory runs out.
+inline constexpr std::size_t kMaxInputBytes = std::size_t{1} << 30;
+inline constexpr std::size_t kMaxLineBytes = std::size_t{64} << 20;
+
+// Creates `directory` (and its parents) if missing and proves it writable by creating and removing
+// a file in it (root ignores permission bits, a read-only mount does not); throws mpg::Error
+// "cannot write <what> to <directory>: <reason>", e.g. "read-only file system" or "not a directory".
+void require_writable_directory(const std::string& directory, const std::string& what);
+
 // Reads a whole file, decompressing names ending in .gz (zlib) or .xz (liblzma); throws
-// mpg::InputError naming the file if it cannot be read or is corrupt.
+// mpg::InputError naming the file if it cannot be read, is corrupt, is beyond the limits above
+// or does not fit in memory.
 std::string read_file(const std::string& path);
 
 // Parses "v1,v2,..." into finite doubles; throws mpg::Error naming `what` and the bad entry.

@@ -12,10 +12,11 @@
 namespace mpg {
 
 // The largest LIBSVM feature index. The learners keep dense weight vectors (and the cutting-plane
-// trainer dense cuts) with one entry per column, sized by the largest index, so an index sets the
-// memory: 2^24 = 16,777,216 columns (128 MB per vector) cover every LIBSVM collection used with
-// linear models (RCV1 47k, news20 1.36M, url 3.2M, webspam 16.6M) and turn a stray 900000000 into
-// an error instead of an exhausted memory.
+// trainer dense cuts) with one entry per column; `mpg train` gives them only the columns that hold
+// a value when fewer than half do (compact_columns, issue 56), but predict's weights span the test
+// file's largest index: 2^24 = 16,777,216 columns (128 MB per vector) cover every LIBSVM
+// collection used with linear models (RCV1 47k, news20 1.36M, url 3.2M, webspam 16.6M) and turn a
+// stray 900000000 into an error instead of an exhausted memory.
 inline constexpr long kMaxFeatureIndex = 1L << 24;
 
 // The largest |psi_i| a binary game accepts. The metrics' payoffs lie in [0, 1]; beside potentials

@@ -10,6 +10,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/json_file.hpp"
 #include "lib/base/sha256.hpp"
 
 namespace mpg::harness {
@@ -137,7 +138,7 @@ std::optional<json> CellCache::lookup(const json& key) const {
   } catch (const Error&) {
     return std::nullopt;  // unreadable: recomputed and rewritten
   }
-  const json stored = json::parse(text, nullptr, false);
+  const json stored = parse_json_or_discarded(text);
   if (stored.is_discarded() || !stored.is_object() || stored.value("key", json()) != key) return std::nullopt;
   const auto result = stored.find("result");
   const auto hash = stored.find("result_sha256");

@@ -19,6 +19,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/json_file.hpp"
 #include "lib/base/sha256.hpp"
 #include "lib/harness/cache.hpp"
 #include "lib/harness/experiment.hpp"
@@ -119,7 +120,7 @@ void write_results_index(const std::string& directory) {
   std::vector<json> tables;
   for (const auto& entry : fs::directory_iterator(directory)) {
     if (entry.path().extension() != ".json") continue;
-    const json table = json::parse(read_file(entry.path().string()), nullptr, false);
+    const json table = parse_json_or_discarded(read_file(entry.path().string()));
     if (table.is_discarded() || !table.is_object() || !table.contains("name") || !table.contains("revision")) continue;
     json row = {{"file", entry.path().stem().string()},
                 {"title", table.value("title", table["name"].get<std::string>())},
@@ -170,7 +171,7 @@ double take_cell_seconds(json& result) {
 // JSON object (it only informs estimates; --check reads its table itself and insists on it).
 json previous_table(const std::string& path) {
   if (!fs::exists(path)) return json::object();
-  json old = json::parse(read_file(path), nullptr, false);
+  json old = parse_json_or_discarded(read_file(path));
   return old.is_object() ? old : json::object();
 }
 
@@ -347,10 +348,7 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
     if (!fs::exists(results + "/" + base + ".json"))
       throw Error("--check: there is no " + results + "/" + base + ".json to compare with (run the spec without --check first)");
   } else {
-    std::error_code error;
-    fs::create_directories(results, error);
-    if (error || !fs::is_directory(results))
-      throw Error("cannot write the results directory " + results + ": " + (error ? error.message() : "not a directory"));
+    require_writable_directory(results, "results");
   }
   // The family's stamp (cache.hpp): a change elsewhere leaves this family's cells cached.
   const std::string stamp = options.code_stamp.empty() ? family_stamp(family.name()) : options.code_stamp;
@@ -361,6 +359,7 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
   if (!cache_enabled && options.progress)
     fmt::print(stderr, "[{}] the code's content stamp is unknown (no sources beside the binary): the cell cache is off\n", name);
   const std::string cache_root = options.cache_directory.empty() ? results + "/.cache" : options.cache_directory;
+  if (cache_enabled) require_writable_directory(cache_root + "/" + name, "the cell cache");
   const CellCache cache(cache_root + "/" + name, cache_enabled);
   if (options.executor != "local" && options.executor != "slurm")
     throw Error("unknown executor '" + options.executor + "' (known: local, slurm)");
@@ -508,7 +507,7 @@ RunSummary run_experiment(const std::string& spec_path, const RunOptions& option
 
   if (options.check) {
     const std::string against = results + "/" + base + ".json";
-    const json old = json::parse(read_file(against), nullptr, false);
+    const json old = read_json_file(against);
     if (old.is_discarded()) throw InputError(against, "not valid JSON: nothing to check against");
     summary.drift = compare_results(old, out, options.check_tolerance, &summary.added);
     summary.checked_against = against;

@@ -11,6 +11,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/json_file.hpp"
 #include "lib/base/sha256.hpp"
 
 namespace mpg::harness {
@@ -34,7 +35,7 @@ const json& dataset_registry() {
   const std::lock_guard<std::mutex> lock(mutex);
   auto& slot = parsed[path];
   if (!slot) {
-    json registry = json::parse(read_file(path), nullptr, false);
+    json registry = read_json_file(path);
     if (registry.is_discarded() || !registry.is_object()) throw InputError(path, "not a JSON object");
     for (const auto& [name, entry] : registry.items())
       if (!entry.is_object() || !entry.contains("variants") || !entry["variants"].is_object() ||

@@ -11,6 +11,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/json_file.hpp"
 
 namespace mpg::harness {
 
@@ -136,7 +137,7 @@ std::vector<std::size_t> SlurmPhase::run(const std::vector<std::size_t>& indices
 void run_slurm_task(const std::string& task_file, const std::string& spec_sha256, const std::string& code_stamp,
                     const CellCache& cache, std::size_t cell_count,
                     const std::function<nlohmann::json(std::size_t, const char*)>& key_of, const FamilyRun& run) {
-  const nlohmann::json task = nlohmann::json::parse(read_file(task_file), nullptr, false);
+  const nlohmann::json task = read_json_file(task_file);
   if (task.is_discarded() || !task.is_object() || !task.contains("cells") || !task["cells"].is_array() ||
       !task.contains("phase"))
     throw InputError(task_file, "not a task file of mpg run --executor slurm");

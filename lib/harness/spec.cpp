@@ -12,6 +12,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/json_file.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
 #include "lib/learn/protocol.hpp"
@@ -111,7 +112,9 @@ void apply_override(json& spec, const std::string& assignment, const std::string
     throw InputError(path, "override '" + clipped(assignment) + "' is not of the form key.path=value");
   const std::string key = assignment.substr(0, equals);
   const std::string text = assignment.substr(equals + 1);
-  json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (const auto problem = json_limit_problem(text))
+    throw InputError(path, "override '" + clipped(assignment) + "': " + *problem);
+  json value = parse_json_or_discarded(text);
   if (value.is_discarded()) value = text;
   json* node = &spec;
   std::size_t start = 0;
@@ -257,7 +260,7 @@ json load_spec(const std::string& path, bool quick, const std::vector<std::strin
 }
 
 json parse_spec(const std::string& text, const std::string& path, bool quick, const std::vector<std::string>& overrides) {
-  json original = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  json original = parse_json_within_limits(text, path);
   if (original.is_discarded()) throw InputError(path, "not valid JSON");
   if (!original.is_object()) throw InputError(path, "a spec is a JSON object");
   const bool has_quick = original.contains("quick");

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -12,6 +13,7 @@
 #include "lib/base/eigen_vectors.hpp"
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/json_file.hpp"
 #include "lib/base/limits.hpp"
 #include "lib/base/overloaded.hpp"
 #include "lib/data/libsvm.hpp"
@@ -78,6 +80,38 @@ BinaryMpgObjective::BinaryMpgObjective(const BinaryProblem& problem, MetricSetti
   for (Eigen::Index i = 0; i < y.size(); ++i) y[i] = problem.labels[static_cast<std::size_t>(i)];
   gold_features_ = problem.features.transpose() * y;
   metric_k(settings_, problem.labels);  // validates the metric's parameters before any game is played
+}
+
+CompactProblem compact_columns(const BinaryProblem& problem) {
+  const Eigen::Index bias = problem.features.cols() - 1;
+  CompactProblem compact;
+  // The used columns, in the order of the sorted non-zero list: memory in the non-zeros only.
+  std::vector<long>& columns = compact.columns;
+  for (Eigen::Index row = 0; row < problem.features.outerSize(); ++row)
+    for (SparseRowMatrix::InnerIterator it(problem.features, row); it; ++it)
+      if (it.col() != bias && it.value() != 0.0) columns.push_back(static_cast<long>(it.col()));
+  std::sort(columns.begin(), columns.end());
+  columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+  const auto new_column = [&](Eigen::Index column) {
+    if (column == bias) return static_cast<Eigen::Index>(columns.size());
+    return static_cast<Eigen::Index>(std::lower_bound(columns.begin(), columns.end(), column) - columns.begin());
+  };
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(problem.features.nonZeros()));
+  for (Eigen::Index row = 0; row < problem.features.outerSize(); ++row)
+    for (SparseRowMatrix::InnerIterator it(problem.features, row); it; ++it)
+      if (it.col() == bias || it.value() != 0.0) entries.emplace_back(row, new_column(it.col()), it.value());
+  compact.problem = problem;
+  compact.problem.features = SparseRowMatrix(problem.features.rows(), static_cast<Eigen::Index>(columns.size()) + 1);
+  compact.problem.features.setFromTriplets(entries.begin(), entries.end());
+  return compact;
+}
+
+void require_certified_lambda(const std::string& trainer, double lambda) {
+  if (lambda == 0.0)
+    throw Error(trainer + " needs lambda > 0 (got 0); use --optimizer lbfgs for lambda = 0");
+  if (!(lambda > 0.0) || !std::isfinite(lambda))
+    throw Error(fmt::format("{} needs lambda > 0: lambda must be a positive finite number, got {}", trainer, lambda));
 }
 
 Eigen::VectorXd features_of(const SparseRowMatrix& x, const BinaryAction& action) {
@@ -155,12 +189,17 @@ BinaryModel BinaryModel::trained(const MetricSettings& settings, double lambda, 
 nlohmann::json BinaryModel::to_json() const {
   nlohmann::json j;
   j["format"] = "mpg-binary-model";
-  j["version"] = 1;
+  j["version"] = columns.empty() ? 1 : 2;
   write_metric_settings(settings, j);
   j["lambda"] = lambda;
   j["bias"] = bias;
   j["positive_label"] = positive_label;
   j["feature_count"] = feature_count;
+  if (!columns.empty()) {
+    std::vector<long> listed;  // 1-based, as the data file's indices
+    for (const long column : columns) listed.push_back(column + 1);
+    j["theta_columns"] = listed;
+  }
   j["theta"] = to_std_vector(theta);
   return j;
 }
@@ -177,12 +216,10 @@ BinaryModel BinaryModel::parse(const std::string& text, const std::string& sourc
   };
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text, track_keys);
+    j = parse_json(text, source, track_keys);
   } catch (const nlohmann::json::out_of_range& e) {
     throw InputError(source, (last_key.empty() ? "" : "key '" + clipped(last_key) + "': ") +
                                  "a number beyond the range of a double (" + clipped(e.what()) + ")");
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(source, std::string("not valid JSON: ") + clipped(e.what(), 200));
   }
   return from_json(j, source);
 }
@@ -235,11 +272,14 @@ BinaryModel BinaryModel::from_json(const nlohmann::json& j, const std::string& s
   if (keys.string("format") != "mpg-binary-model")
     keys.fail("format", "expected \"mpg-binary-model\", got " + keys.value_text("format"));
   const std::set<std::string> known = {"format", "version", "metric", "k_fraction", "k", "adversary", "lambda",
-                                       "bias", "positive_label", "feature_count", "theta", "training"};
+                                       "bias", "positive_label", "feature_count", "theta", "theta_columns", "training"};
   for (const auto& item : j.items())
     if (!known.count(item.key())) keys.fail(item.key(), "unknown key of an mpg binary model");
-  if (j.contains("version") && keys.count("version", 1) != 1)
-    keys.fail("version", "expected 1 (the only version written), got " + keys.value_text("version"));
+  const long version = j.contains("version") ? keys.count("version", 2) : 1;
+  if (version == 0) keys.fail("version", "expected 1 (dense theta) or 2 (theta_columns), got 0");
+  if ((version == 2) != j.contains("theta_columns"))
+    keys.fail(version == 2 ? "theta_columns" : "version",
+              version == 2 ? "missing (a version 2 model lists its columns)" : "theta_columns needs version 2");
   BinaryModel model;
   try {
     model.settings.metric = parse_binary_metric(keys.string("metric"));
@@ -268,15 +308,36 @@ BinaryModel BinaryModel::from_json(const nlohmann::json& j, const std::string& s
   if (model.bias != 1.0) keys.fail("bias", "expected 1 (the bias feature `mpg train` appends), got " + keys.value_text("bias"));
   model.positive_label = keys.number("positive_label");
   model.feature_count = keys.count("feature_count", kMaxFeatureIndex);
+  if (version == 2) {
+    const nlohmann::json& listed = keys.at("theta_columns");
+    if (!listed.is_array()) keys.fail("theta_columns", "expected an array of column indices, got " + keys.value_text("theta_columns"));
+    for (const nlohmann::json& column : listed) {
+      const long previous = model.columns.empty() ? 0 : model.columns.back() + 1;
+      if (!column.is_number_integer() || column.get<std::int64_t>() <= previous ||
+          column.get<std::int64_t>() > model.feature_count)
+        keys.fail("theta_columns", "expected ascending indices from 1 to feature_count = " +
+                                       std::to_string(model.feature_count) + ", got " + clipped(column.dump()) +
+                                       " after " + std::to_string(previous));
+      model.columns.push_back(static_cast<long>(column.get<std::int64_t>()) - 1);
+    }
+  }
+  const std::size_t weights = (version == 2 ? model.columns.size() : static_cast<std::size_t>(model.feature_count)) + 1;
   const nlohmann::json& theta = keys.at("theta");
   if (!theta.is_array()) keys.fail("theta", "expected an array of numbers, got " + keys.value_text("theta"));
-  if (theta.size() != static_cast<std::size_t>(model.feature_count) + 1)
-    keys.fail("theta", "has " + std::to_string(theta.size()) + " weights, expected feature_count + 1 = " +
-                           std::to_string(model.feature_count + 1) + " (the bias weight last)");
+  if (theta.size() != weights)
+    keys.fail("theta", "has " + std::to_string(theta.size()) + " weights, expected " +
+                           (version == 2 ? "one per entry of theta_columns and the bias = "
+                                         : "feature_count + 1 = ") +
+                           std::to_string(weights) + " (the bias weight last)");
   model.theta.resize(static_cast<Eigen::Index>(theta.size()));
   for (std::size_t i = 0; i < theta.size(); ++i) {
     if (!theta[i].is_number() || !std::isfinite(theta[i].get<double>()))
       keys.fail("theta", "weight " + std::to_string(i) + " is not a finite number: " + clipped(theta[i].dump()));
+    // Beyond it, any example with the feature would have a potential the game cannot play.
+    if (std::abs(theta[i].get<double>()) > kMaxPotential)
+      keys.fail("theta", fmt::format("weight {} = {:g} is beyond +-{:g}: every potential it enters would drown the "
+                                     "game's payoffs in rounding (not a model `mpg train` writes)",
+                                     i, theta[i].get<double>(), kMaxPotential));
     model.theta[static_cast<Eigen::Index>(i)] = theta[i].get<double>();
   }
   return model;
@@ -284,9 +345,14 @@ BinaryModel BinaryModel::from_json(const nlohmann::json& j, const std::string& s
 
 Eigen::VectorXd BinaryModel::aligned_theta(long features) const {
   Eigen::VectorXd aligned = Eigen::VectorXd::Zero(features + 1);
+  aligned[features] = theta[theta.size() - 1];
+  if (!columns.empty()) {
+    for (std::size_t j = 0; j < columns.size() && columns[j] < features; ++j)
+      aligned[columns[j]] = theta[static_cast<Eigen::Index>(j)];
+    return aligned;
+  }
   const long shared = std::min(features, feature_count);
   aligned.head(shared) = theta.head(shared);
-  aligned[features] = theta[feature_count];
   return aligned;
 }
 
@@ -394,7 +460,11 @@ BinaryPrediction predict_binary_mpg(const BinaryModel& model, const BinaryProble
   if (options.solver != BinaryGameSolver::marginals)
     if (auto exact = game->exact_equilibrium(options.double_oracle.tolerance))
       return predict_from(*exact, BinaryGameSummary(exact->summary));
-  if (options.solver != BinaryGameSolver::double_oracle) {
+  // The solver over marginals needs 2 examples; the double oracle solves a game of 1 exactly.
+  if (options.solver == BinaryGameSolver::marginals && game->size() < 2)
+    throw InputError(problem.path, "has 1 example: the solver over marginals needs at least 2 (the default "
+                                   "solver plays a 1-example game by double oracle)");
+  if (options.solver != BinaryGameSolver::double_oracle && game->size() >= 2) {
     auto solution = game->solve_over_marginals(options.marginals);
     if (solution) return predict_from(*solution, BinaryGameSummary(solution->summary));
     if (options.solver == BinaryGameSolver::marginals)

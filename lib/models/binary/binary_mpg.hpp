@@ -48,6 +48,21 @@ struct BinaryProblem {
 BinaryProblem load_binary_problem(const std::string& path, double positive_label,
                                   long min_features = 0, double bias = 1.0);
 
+// The problem restricted to the feature columns that hold a non-zero value (the bias column, last,
+// always kept), and those columns of the original (0-based, ascending, the bias not listed): a
+// trainer's vectors and cuts on it take memory in the non-zeros, not in the largest feature
+// index (issue 56). A column without a value has weight 0 in any trained model, so training on
+// the compact problem learns the same theta.
+struct CompactProblem {
+  BinaryProblem problem;
+  std::vector<long> columns;
+};
+CompactProblem compact_columns(const BinaryProblem& problem);
+
+// Throws mpg::Error unless lambda is a positive finite number, as the certified trainers need
+// (`trainer` names one); only lambda = 0 is pointed to --optimizer lbfgs, which takes it.
+void require_certified_lambda(const std::string& trainer, double lambda);
+
 // Phi(x, y) = sum_{i in y} x_i (bias included: it is the last column of x).
 Eigen::VectorXd features_of(const SparseRowMatrix& x, const BinaryAction& action);
 
@@ -83,7 +98,11 @@ struct BinaryModel {
   double bias = 1.0;
   double positive_label = 1.0;
   long feature_count = 0;  // d, without the bias
-  Eigen::VectorXd theta;   // d + 1 weights, bias last
+  Eigen::VectorXd theta;   // d + 1 weights, bias last; with `columns`, one per listed column and the bias
+  // Empty: theta is dense. Else the columns (0-based, ascending) theta's weights belong to, every
+  // other column weighing 0 (a model trained on a CompactProblem; its file lists them 1-based
+  // under "theta_columns", version 2).
+  std::vector<long> columns;
 
   // A learned model: theta holds d + 1 weights, the bias last.
   static BinaryModel trained(const MetricSettings& settings, double lambda, Eigen::VectorXd theta);
@@ -94,8 +113,8 @@ struct BinaryModel {
   static BinaryModel read(const std::string& path);
   // The text of a model file, validated whole (every key, its type and range) before any use.
   static BinaryModel parse(const std::string& text, const std::string& source);
-  // theta laid out for a file with `features` columns before the bias: the first d weights,
-  // zeros for columns the training file did not have, the bias weight last.
+  // theta laid out for a file with `features` columns before the bias: the weights of its first
+  // d columns, zeros for columns the model has no weight for, the bias weight last.
   Eigen::VectorXd aligned_theta(long features) const;
 };
 

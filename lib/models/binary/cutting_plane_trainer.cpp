@@ -96,9 +96,7 @@ BinaryModel train_binary_mpg_cutting_plane(const BinaryProblem& problem,
     return std::chrono::duration<double>(clock::now() - t).count();
   };
   const double lambda = options.lambda;
-  if (!(lambda > 0.0) || !std::isfinite(lambda))
-    throw Error("the cutting-plane trainer needs lambda > 0 (got " + std::to_string(lambda) +
-                "); use --optimizer lbfgs for lambda = 0");
+  require_certified_lambda("the cutting-plane trainer", lambda);
   const SparseRowMatrix& x = problem.features;
   const BinaryAction gold = positives_of(problem.labels);
   const Eigen::VectorXd gold_features = features_of(x, gold);

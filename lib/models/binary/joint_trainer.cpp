@@ -839,9 +839,7 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
                                const JointTrainOptions& options, JointTrainSummary* summary_out) {
   const auto start = Clock::now();
   const double lambda = options.lambda;
-  if (!(lambda > 0.0) || !std::isfinite(lambda))
-    throw Error("the joint trainer needs lambda > 0 (got " + std::to_string(lambda) +
-                "); use --optimizer lbfgs for lambda = 0");
+  require_certified_lambda("the joint trainer", lambda);
   if (!(options.tolerance > 0.0)) throw Error("the joint trainer needs a tolerance > 0");
   if (options.pivot_limit < 0) throw Error("the joint trainer needs a pivot_limit >= 0 (0 = by the LP's size)");
   if (options.sizes_per_round < 1) throw Error("the joint trainer needs sizes_per_round >= 1");

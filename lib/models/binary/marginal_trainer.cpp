@@ -71,9 +71,7 @@ BinaryModel train_binary_mpg_over_marginals(const BinaryProblem& problem, const 
   const auto start = clock::now();
   auto seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
   const double lambda = options.lambda;
-  if (!(lambda > 0.0) || !std::isfinite(lambda))
-    throw Error("the trainer over marginals needs lambda > 0 (got " + std::to_string(lambda) +
-                "); use --optimizer lbfgs for lambda = 0");
+  require_certified_lambda("the trainer over marginals", lambda);
   if (!(options.tolerance > 0.0)) throw Error("the trainer over marginals needs a tolerance > 0");
   if (!has_marginal_solver(settings))
     throw Error("the trainer over marginals needs a metric whose game is solved over marginals (F1); got " +
