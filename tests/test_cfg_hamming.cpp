@@ -179,8 +179,8 @@ TEST_CASE("evalb F1 follows COLLINS.prm: punctuation, root, unary, duplicates, A
 TEST_CASE("evalb's unlabeled outer bracket: deleted, or kept as one more bracket labelled \"\"", "[cfg_hamming]") {
   const mpg::EvalbOptions keep{mpg::OuterBracket::kept};
   // Gold S over (a b) with NP, VP; test SINV: 2 of 3 brackets match when the wrapper is deleted.
-  const PtbTree gold = bracketed("( (S (NP (NN a)) (VP (VBZ b)) (. .)) )");
-  const PtbTree test = bracketed("(SINV (NP (NN a)) (VP (VBZ b)) (. .))");
+  const mpg::PtbTree gold = bracketed("( (S (NP (NN a)) (VP (VBZ b)) (. .)) )");
+  const mpg::PtbTree test = bracketed("(SINV (NP (NN a)) (VP (VBZ b)) (. .))");
   const auto deleted = mpg::evalb_counts(gold, test);
   CHECK(deleted.gold == 3.0);
   CHECK(deleted.test == 3.0);

@@ -141,9 +141,9 @@ TEST_CASE("Parsing specs: bad keys and values name the file and the key", "[pars
   rejects("split.validation=[]", "split.validation: expected at least one residue");
   rejects("split.testb=[10]", "split.testb: every residue must be a whole number in 0..9");
   rejects("split.modulus=1", "split.modulus");
-  rejects("evalb.outer_bracket=top", "evalb.outer_bracket: expected 'delete' or 'keep', got 'top'");
-  rejects("evalb.unparsable=drop", "evalb.unparsable: expected 'fallback' or 'skip', got 'drop'");
-  rejects("evalb.labels=1", "evalb: unknown key 'labels'");
+  rejects("evalb={\"outer_bracket\":\"top\"}", "evalb.outer_bracket: expected 'delete' or 'keep', got 'top'");
+  rejects("evalb={\"unparsable\":\"drop\"}", "evalb.unparsable: expected 'fallback' or 'skip', got 'drop'");
+  rejects("evalb={\"labels\":1}", "evalb: unknown key 'labels'");
   rejects("split.max_length=0", "split.max_length");
   rejects("split.folds=2", "unknown key 'folds'");
   rejects("grammar=all", "grammar: expected 'training_documents' or 'short_sentences'");
