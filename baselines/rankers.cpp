@@ -100,8 +100,11 @@ class ListNetObjective : public Objective {
 // evaluation conventions of lib/eval/ranking_measures.hpp), so no round profits from file order.
 double query_measure(const Eigen::VectorXd& scores, const RankingQuery& query, const std::vector<DocumentKey>& keys,
                      const AdaRankOptions& options) {
-  const QueryMetrics m =
-      evaluate_ranking(ranking_by_scores(scores, keys), query.relevance, options.discount, options.ndcg_k, keys);
+  // A training signal, not a score: NDCG@k of a query shorter than k is its NDCG@n (carried
+  // forward), so every query's weight still responds to the ranking; with LETOR's 0 past the end
+  // half of MQ2008's queries would have a constant NDCG@10 of 0.
+  const QueryMetrics m = evaluate_ranking(ranking_by_scores(scores, keys), query.relevance, options.discount,
+                                          options.ndcg_k, keys, NdcgPastEnd::carry);
   return options.measure == AdaRankMeasure::ndcg ? m.ndcg_at[options.ndcg_k - 1] : m.average_precision;
 }
 

@@ -36,7 +36,8 @@ panels=${#datasets[@]}
       [ "$d" = "$dataset" ] || continue
       style="linespoints"
       case "$d" in *published*) style="points pointsize 1.5" ;; esac
-      plots+=("'$file' using 1:2 with $style lt $colour lw 2 title '$method'")
+      # gnuplot writes a quote inside a single-quoted string twice ("MPG (authors'' L-BFGS)").
+      plots+=("'$file' using 1:2 with $style lt $colour lw 2 title '${method//\'/\'\'}'")
     done < "$work/index"
     (IFS=,; echo "plot ${plots[*]}")
   done

@@ -175,3 +175,35 @@ TEST_CASE("evalb F1 follows COLLINS.prm: punctuation, root, unary, duplicates, A
   CHECK(total.f1() == Approx(2.0 * 4.0 / (6.0 + 5.0)));
   CHECK_THROWS_WITH(evalb("(S (NN a) (NN b))", "(S (NN a) (. .) (NN b) (NN c))"), Catch::Matchers::Contains("length mismatch"));
 }
+
+TEST_CASE("evalb's unlabeled outer bracket: deleted, or kept as one more bracket labelled \"\"", "[cfg_hamming]") {
+  const mpg::EvalbOptions keep{mpg::OuterBracket::kept};
+  // Gold S over (a b) with NP, VP; test SINV: 2 of 3 brackets match when the wrapper is deleted.
+  const mpg::PtbTree gold = bracketed("( (S (NP (NN a)) (VP (VBZ b)) (. .)) )");
+  const mpg::PtbTree test = bracketed("(SINV (NP (NN a)) (VP (VBZ b)) (. .))");
+  const auto deleted = mpg::evalb_counts(gold, test);
+  CHECK(deleted.gold == 3.0);
+  CHECK(deleted.test == 3.0);
+  CHECK(deleted.matched == 2.0);
+  // Kept: the wrapper (added to the test tree, which has none) spans the 2 words left after
+  // deleting the period, and matches: 3 of 4.
+  const auto kept = mpg::evalb_counts(gold, test, keep);
+  CHECK(kept.gold == 4.0);
+  CHECK(kept.test == 4.0);
+  CHECK(kept.matched == 3.0);
+  CHECK(kept.f1() == 0.75);
+  // A sentence of punctuation only: the wrapper dominates no word and is not a bracket.
+  CHECK(mpg::evalb_counts(bracketed("( (S (. .)) )"), bracketed("(S (. .))"), keep).gold == 0.0);
+  // TOP stays deleted under either rule.
+  CHECK(mpg::evalb_counts(bracketed("(TOP (NP (NN a)))"), bracketed("(NP (NN a))"), keep).gold == 2.0);
+  CHECK(mpg::parse_outer_bracket("keep") == mpg::OuterBracket::kept);
+  CHECK(mpg::to_string(mpg::OuterBracket::deleted) == "delete");
+  CHECK_THROWS_AS(mpg::parse_outer_bracket("top"), mpg::Error);
+}
+
+TEST_CASE("evalb keeps a label with '|' whole: ADVP|PRT matches neither ADVP nor PRT", "[cfg_hamming]") {
+  const auto m = evalb("(VP (VB give) (ADVP|PRT (RP up)))", "(VP (VB give) (ADVP (RP up)))");
+  CHECK(m.gold == 2.0);
+  CHECK(m.matched == 1.0);
+  CHECK(evalb("(VP (VB give) (ADVP|PRT-CLR (RP up)))", "(VP (VB give) (ADVP|PRT (RP up)))").f1() == 1.0);
+}

@@ -141,6 +141,9 @@ TEST_CASE("Parsing specs: bad keys and values name the file and the key", "[pars
   rejects("split.validation=[]", "split.validation: expected at least one residue");
   rejects("split.testb=[10]", "split.testb: every residue must be a whole number in 0..9");
   rejects("split.modulus=1", "split.modulus");
+  rejects("evalb={\"outer_bracket\":\"top\"}", "evalb.outer_bracket: expected 'delete' or 'keep', got 'top'");
+  rejects("evalb={\"unparsable\":\"drop\"}", "evalb.unparsable: expected 'fallback' or 'skip', got 'drop'");
+  rejects("evalb={\"labels\":1}", "evalb: unknown key 'labels'");
   rejects("split.max_length=0", "split.max_length");
   rejects("split.folds=2", "unknown key 'folds'");
   rejects("grammar=all", "grammar: expected 'training_documents' or 'short_sentences'");
@@ -202,7 +205,9 @@ TEST_CASE("A parsing run on a synthetic treebank: tables, claims, cached rerun, 
                           Contains("| Stanford | PCFG stand-in | evalb F1 | testa |") &&
                           // Equal scores (the toy grammar is parsed perfectly) are not "above".
                           Contains("MPG_cfg above SSVM on both measures and both test sets: **does not hold**") &&
-                          Contains("`syn/treebank.zip` sha256 `") && Contains("| MPG_cfg | lambda = 1 |"));
+                          Contains("`syn/treebank.zip` sha256 `") && Contains("| MPG_cfg | lambda = 1 |") &&
+                          Contains("## evalb F1 under evalb's conventions (testa / testb)") &&
+                          Contains("outer bracket `delete` and unparsable sentences `fallback`"));
     first_csv = mpg::read_file(first.result_files[1]);
     CHECK_THAT(first_csv, Contains("MPG_cfg,evalb_f1,testb,") && Contains("Stanford,evalb_f1,testa,83.040000,published"));
     first_numbers = numbers_of(first.result_files[2]);
@@ -211,6 +216,8 @@ TEST_CASE("A parsing run on a synthetic treebank: tables, claims, cached rerun, 
     for (const auto& row : rows) {
       CHECK(row["testa"]["sentences"] == 4);
       CHECK(row["testa"]["evalb_f1"].get<double>() == 1.0);  // the toy sentences are unambiguous
+      for (const char* convention : {"delete/fallback", "keep/fallback", "delete/skip", "keep/skip"})
+        CHECK(row["testa"]["evalb_f1_by_convention"][convention].get<double>() == 1.0);
     }
 
     const RunSummary cached = run_experiment(spec_path, threaded_options(dir, 1));

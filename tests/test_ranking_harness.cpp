@@ -114,6 +114,7 @@ TEST_CASE("Ranking specs: bad keys and values name the file and the key", "[rank
   rejects("folds=[0]", "folds");
   rejects("folds=[1,1]", "distinct integer");
   rejects("discount=trec", "discount");
+  rejects("ndcg_past_end=last", "ndcg_past_end: expected 'zero' (LETOR's scripts) or 'carry'");
   rejects("selection_metric=ndcg@11", "selection_metric");
   rejects("methods.MPG.protocol=lbfgs", "methods.MPG.protocol: expected one of certified, authors_lbfgs, authors_adadelta");
   rejects("methods.MPG.batch_size=0", "methods.MPG.batch_size");

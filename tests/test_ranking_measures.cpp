@@ -66,16 +66,28 @@ TEST_CASE("Evaluation conventions: empty queries, k beyond the list, unkeyed tie
     CHECK(m.mean_ndcg == 0.0);
     CHECK(m.average_precision == 0.0);
   }
-  SECTION("k > n: NDCG@k = NDCG@n, P@k divides by k, Mean NDCG averages over n only") {
+  SECTION("k > n: NDCG@k = 0 (LETOR's scripts), P@k divides by k, Mean NDCG averages over n only") {
     // Ranking (doc 1, doc 0) of relevances {1, 0}: DCG'' = 0 + 1 (position 2 undiscounted).
     const auto m = mpg::evaluate_ranking({1, 0}, {1, 0}, DcgDiscount::letor, 5);
     CHECK(m.ndcg_at[0] == 0.0);
     CHECK(m.ndcg_at[1] == 1.0);  // DCG''@2 equals the ideal's: both undiscounted
-    CHECK(m.ndcg_at[4] == 1.0);
+    CHECK(m.ndcg_at[2] == 0.0);  // positions 3..5 do not exist: Eval-Score-4.0.pl averages them as 0
+    CHECK(m.ndcg_at[4] == 0.0);
     CHECK(m.precision_at[1] == 0.5);
     CHECK(m.precision_at[4] == Approx(0.2));
     CHECK(m.mean_ndcg == 0.5);
     CHECK(m.average_precision == 0.5);
+  }
+  SECTION("k > n with the carry option: NDCG@k = NDCG@n, nothing else changes") {
+    const auto m = mpg::evaluate_ranking({1, 0}, {1, 0}, DcgDiscount::letor, 5, {}, mpg::NdcgPastEnd::carry);
+    CHECK(m.ndcg_at[1] == 1.0);
+    CHECK(m.ndcg_at[2] == 1.0);
+    CHECK(m.ndcg_at[4] == 1.0);
+    CHECK(m.precision_at[4] == Approx(0.2));
+    CHECK(m.mean_ndcg == 0.5);
+    CHECK(mpg::parse_ndcg_past_end("carry") == mpg::NdcgPastEnd::carry);
+    CHECK(mpg::to_string(mpg::NdcgPastEnd::zero) == "zero");
+    CHECK_THROWS_AS(mpg::parse_ndcg_past_end("last"), mpg::Error);
   }
   SECTION("without keys (values only), ties in the scores keep index order; keyed ties: tests/test_ranking_ties.cpp") {
     Eigen::VectorXd scores(4);

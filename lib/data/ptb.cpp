@@ -207,7 +207,7 @@ std::string to_bracketed(const PtbTree& tree) {
 
 std::string strip_function_tags(const std::string& label) {
   if (label.empty() || label[0] == '-') return label;
-  std::string core = label.substr(0, label.find('|'));
+  std::string core = label;  // evalb cuts only at '-' and '=': "ADVP|PRT" stays whole
   const std::size_t cut = core.find_first_of("-=", 1);
   if (cut != std::string::npos) core.resize(cut);
   return core;

@@ -7,8 +7,8 @@
 //   1. the PTB's unlabeled outer bracket "( (S ...) )" is removed (the tree is its one child);
 //   2. function tags and co-indices are stripped from nonterminal labels as evalb does
 //      ("NP-SBJ-1" -> "NP", "NP=2" -> "NP"; labels starting with '-' such as -NONE-, -LRB- keep
-//      their form); the treebank's ambiguous "A|B" labels keep their first alternative
-//      ("ADVP|PRT" -> "ADVP", which evalb's EQ_LABEL ADVP PRT scores alike anyway);
+//      their form); the treebank's ambiguous "A|B" labels stay whole ("ADVP|PRT"), as evalb
+//      cuts labels only at '-' and '=' (until issue 58 we kept "ADVP");
 //   3. -NONE- traces are deleted, and so is every constituent left without words.
 // Punctuation stays in the tree and in the tag sequence that is parsed; the evalb scorer ignores
 // it (lib/metrics/cfg_hamming.hpp). Sentence length counts every word except -NONE- traces

@@ -17,6 +17,14 @@ DcgDiscount parse_dcg_discount(const std::string& name) {
 
 std::string to_string(DcgDiscount discount) { return discount == DcgDiscount::thesis ? "thesis" : "letor"; }
 
+NdcgPastEnd parse_ndcg_past_end(const std::string& name) {
+  if (name == "zero") return NdcgPastEnd::zero;
+  if (name == "carry") return NdcgPastEnd::carry;
+  throw Error("unknown NDCG past-the-end rule '" + name + "' (expected 'zero' or 'carry')");
+}
+
+std::string to_string(NdcgPastEnd past_end) { return past_end == NdcgPastEnd::zero ? "zero" : "carry"; }
+
 double dcg_discount(DcgDiscount discount, std::size_t position) {
   const double r = static_cast<double>(position);
   if (discount == DcgDiscount::thesis) return 1.0 / std::log2(r + 1.0);
@@ -78,7 +86,7 @@ Ranking ranking_by_scores(const Eigen::VectorXd& scores, const std::vector<Docum
 }
 
 QueryMetrics evaluate_ranking(const Ranking& order, const std::vector<int>& relevance, DcgDiscount discount,
-                              std::size_t max_k, const std::vector<DocumentKey>& keys) {
+                              std::size_t max_k, const std::vector<DocumentKey>& keys, NdcgPastEnd past_end) {
   const std::size_t n = order.size();
   if (relevance.size() != n) throw Error("evaluate_ranking: ranking and relevance differ in length");
   if (!keys.empty() && keys.size() != n) throw Error("evaluate_ranking: ranking and document keys differ in length");
@@ -134,7 +142,9 @@ QueryMetrics evaluate_ranking(const Ranking& order, const std::vector<int>& rele
       class_hits_before[c] += p;
       class_positions_before[c] += 1.0;
     }
-    const double ndcg = ideal_running > 0.0 ? running / ideal_running : 0.0;
+    // Past the end (i >= n) LETOR's scripts leave NDCG undefined and average it as 0.
+    const bool defined = i < n || past_end == NdcgPastEnd::carry;
+    const double ndcg = defined && ideal_running > 0.0 ? running / ideal_running : 0.0;
     if (i < n) ndcg_sum += ndcg;
     if (i < max_k) {
       m.ndcg_at[i] = ndcg;

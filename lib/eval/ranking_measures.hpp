@@ -21,8 +21,12 @@
 //     for AP the exact expectation, below). Without keys every document is its own class.
 //   - NDCG@k = DCG@k / IDCG@k, IDCG from the relevance-sorted whole list; a query without a
 //     relevant document has NDCG@k = 0 for every k (and AP = 0, P@k = 0);
-//   - for k > n the list ends: DCG@k = DCG@n, so NDCG@k = NDCG@n; P@k = (relevant in top
-//     min(k, n)) / k;
+//   - for k > n (past the end of the list) NDCG@k = 0 by default (NdcgPastEnd::zero), as LETOR's
+//     Eval-Score-3.0.pl / 4.0.pl score it: they compute NDCG at positions 1..n only and average the
+//     missing positions as 0. NdcgPastEnd::carry instead carries the list's last value forward
+//     (NDCG@k = NDCG@n), a spec option no paper we reproduce states. P@k = (relevant in top
+//     min(k, n)) / k (Eval-Score-4.0.pl; 3.0 averages P@k past the end as 0, moot on OHSUMED, whose
+//     shortest query has 35 documents);
 //   - Mean NDCG of a query = (1/n) sum_{k=1..n} NDCG@k (over the whole list length n);
 //   - AP = (1/R) sum over relevant positions r of P@r, R = relevant documents of the query;
 //     relevant means relevance > 0.
@@ -39,6 +43,10 @@ namespace mpg {
 using Ranking = std::vector<int>;  // order[i] = document at position i + 1
 
 enum class DcgDiscount { thesis, letor };
+// NDCG@k for k beyond the query's n documents: 0 (LETOR's scripts) or NDCG@n carried forward.
+enum class NdcgPastEnd { zero, carry };
+NdcgPastEnd parse_ndcg_past_end(const std::string& name);  // "zero" | "carry"
+std::string to_string(NdcgPastEnd past_end);
 DcgDiscount parse_dcg_discount(const std::string& name);  // "thesis" | "letor"
 std::string to_string(DcgDiscount discount);
 
@@ -74,7 +82,8 @@ struct QueryMetrics {
 // indistinguishable documents, and every measure is its expectation over the assignments of each
 // class's members to the positions the class occupies (see the conventions above).
 QueryMetrics evaluate_ranking(const Ranking& order, const std::vector<int>& relevance, DcgDiscount discount,
-                              std::size_t max_k = 10, const std::vector<DocumentKey>& keys = {});
+                              std::size_t max_k = 10, const std::vector<DocumentKey>& keys = {},
+                              NdcgPastEnd past_end = NdcgPastEnd::zero);
 
 // Averages of QueryMetrics (over queries, or over folds).
 struct RankingMetrics {

@@ -179,25 +179,36 @@ double multiset_intersection(std::vector<LabeledSpan>& a, std::vector<LabeledSpa
   return sorted_overlap(a, b);
 }
 
-bool evalb_deleted(const std::string& label) {
-  static const std::vector<std::string> deleted = {"TOP", "", "-NONE-", ",", ":", "``", "''", "."};
+// COLLINS.prm's DELETE_LABEL list; the unlabeled outer bracket ("") joins it unless kept.
+bool evalb_deleted(const std::string& label, OuterBracket outer) {
+  static const std::vector<std::string> deleted = {"TOP", "-NONE-", ",", ":", "``", "''", "."};
+  if (label.empty()) return outer == OuterBracket::deleted;
   return std::find(deleted.begin(), deleted.end(), label) != deleted.end();
 }
 
 // Brackets of the tree after evalb's deletions; returns the number of words kept below `tree`.
-int evalb_brackets(const PtbTree& tree, int& position, std::vector<LabeledSpan>& out) {
+int evalb_brackets(const PtbTree& tree, OuterBracket outer, int& position, std::vector<LabeledSpan>& out) {
   if (tree.is_preterminal()) {
-    if (evalb_deleted(tree.label)) return 0;
+    if (evalb_deleted(tree.label, OuterBracket::deleted)) return 0;
     ++position;
     return 1;
   }
   const int start = position;
   int kept = 0;
-  for (const PtbTree& child : tree.children) kept += evalb_brackets(child, position, out);
+  for (const PtbTree& child : tree.children) kept += evalb_brackets(child, outer, position, out);
   std::string label = strip_function_tags(tree.label);
   if (label == "PRT") label = "ADVP";  // EQ_LABEL ADVP PRT
-  if (kept > 0 && !evalb_deleted(label)) out.push_back({label, start, position});
+  if (kept > 0 && !evalb_deleted(label, outer)) out.push_back({label, start, position});
   return kept;
+}
+
+// evalb's brackets of a tree, with the unlabeled outer bracket added first when it is kept.
+int evalb_brackets(const PtbTree& tree, OuterBracket outer, std::vector<LabeledSpan>& out) {
+  int position = 0;
+  if (outer == OuterBracket::deleted || tree.label.empty()) return evalb_brackets(tree, outer, position, out);
+  PtbTree wrapped;
+  wrapped.children.push_back(tree);
+  return evalb_brackets(wrapped, outer, position, out);
 }
 
 }  // namespace
@@ -248,11 +259,18 @@ double EvalbCounts::precision() const { return test == 0.0 ? 0.0 : matched / tes
 double EvalbCounts::recall() const { return gold == 0.0 ? 0.0 : matched / gold; }
 double EvalbCounts::f1() const { return gold + test == 0.0 ? 0.0 : 2.0 * matched / (gold + test); }
 
-EvalbCounts evalb_counts(const PtbTree& gold, const PtbTree& test) {
+OuterBracket parse_outer_bracket(const std::string& name) {
+  if (name == "delete") return OuterBracket::deleted;
+  if (name == "keep") return OuterBracket::kept;
+  throw Error("unknown outer-bracket rule '" + name + "' (expected 'delete' or 'keep')");
+}
+
+std::string to_string(OuterBracket outer) { return outer == OuterBracket::deleted ? "delete" : "keep"; }
+
+EvalbCounts evalb_counts(const PtbTree& gold, const PtbTree& test, const EvalbOptions& options) {
   std::vector<LabeledSpan> g, t;
-  int gold_words = 0, test_words = 0;
-  evalb_brackets(gold, gold_words, g);
-  evalb_brackets(test, test_words, t);
+  const int gold_words = evalb_brackets(gold, options.outer_bracket, g);
+  const int test_words = evalb_brackets(test, options.outer_bracket, t);
   if (gold_words != test_words)
     throw Error(fmt::format("evalb: sentence length mismatch ({} gold words, {} test words after deletion)", gold_words,
                             test_words));

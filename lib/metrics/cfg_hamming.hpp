@@ -126,9 +126,21 @@ HammingCounts hamming_counts(const PtbTree& predicted, const PtbTree& gold);
 // Labeled brackets scored as evalb with COLLINS.prm (Sekine & Collins 1997):
 //   DELETE_LABEL TOP -NONE- , : `` '' .  (preterminals with these tags are removed with their
 //     words, phrases with these labels are not counted, and phrases left dominating nothing are
-//     removed; the PTB's unlabeled outer bracket is treated as TOP);
-//   function tags stripped ("NP-SBJ" -> "NP"); EQ_LABEL ADVP PRT; spans over the remaining words;
-//   brackets matched as multisets; preterminals are not brackets (the root phrase is).
+//     removed);
+//   labels cut at the first '-' or '=' after their first character ("NP-SBJ" -> "NP"; "ADVP|PRT"
+//     stays whole, as in evalb); EQ_LABEL ADVP PRT; spans over the remaining words; brackets
+//     matched as multisets; preterminals are not brackets (the root phrase is).
+// The PTB's unlabeled outer bracket "( (S ...) )" (EvalbOptions::outer_bracket):
+//   deleted (default): an unlabeled phrase is not counted, as if it were TOP;
+//   kept: both trees are scored as written in the PTB's form, inside the unlabeled bracket (added
+//     where the root has a label), which counts as one more bracket labelled "": evalb run on PTB
+//     files does this, since "" is not in COLLINS.prm's DELETE_LABEL list.
+enum class OuterBracket { deleted, kept };
+OuterBracket parse_outer_bracket(const std::string& name);  // "delete" | "keep"
+std::string to_string(OuterBracket outer);
+struct EvalbOptions {
+  OuterBracket outer_bracket = OuterBracket::deleted;
+};
 struct EvalbCounts {
   double matched = 0.0, gold = 0.0, test = 0.0;
   std::size_t sentences = 0;
@@ -138,6 +150,6 @@ struct EvalbCounts {
   double f1() const;         // 2 matched / (gold + test) (0 if both are 0)
 };
 // Throws mpg::Error if the two trees' words after deletion differ in number.
-EvalbCounts evalb_counts(const PtbTree& gold, const PtbTree& test);
+EvalbCounts evalb_counts(const PtbTree& gold, const PtbTree& test, const EvalbOptions& options = {});
 
 }  // namespace mpg

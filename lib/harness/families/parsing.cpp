@@ -91,13 +91,29 @@ const std::vector<MethodKind>& parsing_methods() {
 
 // ---- Scores ------------------------------------------------------------------------------------
 
+EvalbRules evalb_rules_of(const json& spec) {
+  const json e = spec.value("evalb", json::object());
+  EvalbRules rules;
+  rules.options.outer_bracket = parse_outer_bracket(e.value("outer_bracket", std::string("delete")));
+  rules.skip_unparsable = e.value("unparsable", std::string("fallback")) == "skip";
+  return rules;
+}
+
+json to_json(const EvalbRules& rules) {
+  return {{"outer_bracket", to_string(rules.options.outer_bracket)},
+          {"unparsable", rules.skip_unparsable ? "skip" : "fallback"}};
+}
+
 // 1 - Hamming averaged over sentences (macro; the reported form) and from summed counts (micro),
-// evalb F1 from summed counts, fallbacks, and the test games of MPG_cfg.
-json score_part(const std::vector<PtbSentence>& part, const std::function<Parsed(const PtbSentence&)>& parse) {
+// evalb F1 from summed counts under `rules` (and under each of evalb's other conventions, for the
+// tables' notes), fallbacks, and the test games of MPG_cfg.
+json score_part(const std::vector<PtbSentence>& part, const std::function<Parsed(const PtbSentence&)>& parse,
+                const EvalbRules& rules) {
   std::vector<Parsed> parsed(part.size());
   tbb::parallel_for(std::size_t{0}, part.size(), [&](std::size_t i) { parsed[i] = parse(part[i]); });
   HammingCounts hamming;
-  EvalbCounts evalb;
+  // evalb counts by [outer bracket kept][unparsable sentence skipped].
+  EvalbCounts conventions[2][2];
   double macro = 0.0, macro_dice = 0.0;
   int fallbacks = 0, games = 0, unconverged = 0;
   std::vector<double> game_seconds;
@@ -106,13 +122,23 @@ json score_part(const std::vector<PtbSentence>& part, const std::function<Parsed
     macro += h.one_minus_hamming();
     macro_dice += h.dice();
     hamming.add(h);
-    evalb.add(evalb_counts(part[i].tree, parsed[i].prediction.tree));
+    for (const OuterBracket outer : {OuterBracket::deleted, OuterBracket::kept}) {
+      const EvalbCounts e = evalb_counts(part[i].tree, parsed[i].prediction.tree, {outer});
+      conventions[outer == OuterBracket::kept][0].add(e);
+      if (!parsed[i].prediction.fallback) conventions[outer == OuterBracket::kept][1].add(e);
+    }
     fallbacks += parsed[i].prediction.fallback;
     if (!parsed[i].game) continue;
     ++games;
     unconverged += !parsed[i].game->converged();
     game_seconds.push_back(parsed[i].game->seconds);
   }
+  const EvalbCounts& evalb = conventions[rules.options.outer_bracket == OuterBracket::kept][rules.skip_unparsable];
+  json by_convention = json::object();  // "<outer bracket>/<unparsable>" -> F1
+  for (int kept = 0; kept < 2; ++kept)
+    for (int skip = 0; skip < 2; ++skip)
+      by_convention[fmt::format("{}/{}", kept ? "keep" : "delete", skip ? "skip" : "fallback")] =
+          conventions[kept][skip].f1();
   json out = {{"sentences", part.size()},
               {"one_minus_hamming", part.empty() ? 0.0 : macro / static_cast<double>(part.size())},
               {"one_minus_hamming_micro", hamming.one_minus_hamming()},
@@ -120,6 +146,8 @@ json score_part(const std::vector<PtbSentence>& part, const std::function<Parsed
               {"evalb_f1", evalb.f1()},
               {"evalb_precision", evalb.precision()},
               {"evalb_recall", evalb.recall()},
+              {"evalb_sentences", evalb.sentences},
+              {"evalb_f1_by_convention", by_convention},
               {"fallbacks", fallbacks}};
   if (games > 0)
     out["games"] = {{"games", games},
@@ -158,6 +186,7 @@ std::vector<PtbTree> trees_of(const std::vector<PtbSentence>& sentences) {
 
 ParsingRun::ParsingRun(json spec) : spec_(std::move(spec)) {
   selection_ = spec_.value("selection_metric", std::string("evalb_f1"));
+  evalb_ = evalb_rules_of(spec_);
   choice_ = registry_choice(spec_["dataset"]);
   archive_ = choice_.read("archive");
   archive_.content.clear();  // read below as a zip archive; the hash is what was needed
@@ -178,7 +207,8 @@ ParsingRun::ParsingRun(json spec) : spec_(std::move(spec)) {
   }
   const json data_key = {{"data", {choice_.dataset, choice_.variant, archive_.sha256}},
                          {"split", split_json(split_options_)},
-                         {"grammar", grammar_from_all_lengths_ ? "training_documents" : "short_sentences"}};
+                         {"grammar", grammar_from_all_lengths_ ? "training_documents" : "short_sentences"},
+                         {"evalb", to_json(evalb_)}};
   for (const auto& [method, m] : spec_["methods"].items()) {
     const MethodKind& kind = family_named("parsing").method(m["kind"].get<std::string>());
     const ParameterValues values(kind.parameters, m);
@@ -255,7 +285,7 @@ json ParsingRun::validate(std::size_t cell) const {
   }
   result["train_seconds"] = seconds_since(start);
   const auto scored = clock_type::now();
-  result["validation"] = score_part(split_.validation, parser(cell, result));
+  result["validation"] = score_part(split_.validation, parser(cell, result), evalb_);
   result["validation_seconds"] = seconds_since(scored);
   return result;
 }
@@ -263,7 +293,7 @@ json ParsingRun::validate(std::size_t cell) const {
 json ParsingRun::test(std::size_t cell, const json& validation) const {
   const auto start = clock_type::now();
   const auto parse = parser(cell, validation);
-  json result = {{"testa", score_part(split_.testa, parse)}, {"testb", score_part(split_.testb, parse)}};
+  json result = {{"testa", score_part(split_.testa, parse, evalb_)}, {"testb", score_part(split_.testb, parse, evalb_)}};
   result["test_seconds"] = seconds_since(start);
   return result;
 }
@@ -292,6 +322,12 @@ class ParsingFamily : public Family {
              "training documents, any length) or `short_sentences` (the training sentences only)"},
             {"selection_metric", false, "validation score that selects grid values: `evalb_f1` (default) or "
                                         "`one_minus_hamming`"},
+            {"evalb", false,
+             "`{outer_bracket, unparsable}`: evalb's choices left open by COLLINS.prm. `outer_bracket`: `delete` "
+             "(default; the PTB's unlabeled outer bracket is not a bracket) or `keep` (both trees scored inside it, "
+             "and it counts as a bracket labelled \"\", as evalb on PTB files); `unparsable`: `fallback` (default; "
+             "a sentence the method cannot parse is scored as its flat fallback tree) or `skip` (left out of the "
+             "evalb counts, as evalb skips a sentence without a usable parse). 1 − Hamming is not affected"},
             {"methods", true, "`{label: {kind, parameters}}`, kinds below"},
             {"published", false,
              "`{row: {method, one_minus_hamming: {testa, testb}, evalb_f1: {testa, testb}}}` in per cent; `method` "
@@ -337,6 +373,18 @@ void ParsingFamily::validate(const json& spec, const SpecValidator& v) const {
     const std::string g = v.string(spec, "grammar", "").get<std::string>();
     if (g != "training_documents" && g != "short_sentences")
       v.fail("grammar", "expected 'training_documents' or 'short_sentences', got '" + g + "'");
+  }
+  if (spec.contains("evalb")) {
+    v.keys(spec["evalb"], "evalb", {"outer_bracket", "unparsable"}, {});
+    const json& e = spec["evalb"];
+    if (e.contains("outer_bracket")) {
+      const std::string o = v.string(e, "outer_bracket", "evalb").get<std::string>();
+      if (o != "delete" && o != "keep") v.fail("evalb.outer_bracket", "expected 'delete' or 'keep', got '" + o + "'");
+    }
+    if (e.contains("unparsable")) {
+      const std::string u = v.string(e, "unparsable", "evalb").get<std::string>();
+      if (u != "fallback" && u != "skip") v.fail("evalb.unparsable", "expected 'fallback' or 'skip', got '" + u + "'");
+    }
   }
   if (spec.contains("selection_metric")) {
     const std::string s = v.string(spec, "selection_metric", "").get<std::string>();

@@ -35,6 +35,16 @@ inline const std::map<std::string, std::string> kMeasureNames = {{"one_minus_ham
 // The split's options as JSON (the cache key and the result files).
 json split_json(const PtbSplitOptions& o);
 
+// How evalb F1 is counted (spec key `evalb`; docs/methods.md): the outer-bracket rule, and
+// whether a sentence the method cannot parse is scored as its flat fallback tree (default) or
+// left out of the counts, as evalb leaves out a sentence without a usable parse.
+struct EvalbRules {
+  EvalbOptions options;
+  bool skip_unparsable = false;
+};
+EvalbRules evalb_rules_of(const json& spec);
+json to_json(const EvalbRules& rules);
+
 // One prediction of a sentence and, for MPG_cfg, its game.
 struct Parsed {
   TreePrediction prediction;
@@ -66,6 +76,7 @@ class ParsingRun : public FamilyRun {
 
   json spec_;
   std::string selection_;
+  EvalbRules evalb_;
   RegistryChoice choice_;
   VerifiedFile archive_;
   PtbSplitOptions split_options_;

@@ -76,6 +76,24 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
   }
   md += "\nFallbacks: sentences the feature grammar cannot parse, given a flat tree (SSVM, MPG_cfg); for a PCFG row, "
         "sentences its grammar cannot parse, backed off to the '@X' PCFG (or given a flat tree).\n";
+  // evalb F1 of the same parses under each of evalb's choices (spec key `evalb`).
+  static const char* const kConventions[] = {"delete/fallback", "keep/fallback", "delete/skip", "keep/skip"};
+  md += fmt::format("\n## evalb F1 under evalb's conventions (testa / testb)\n\nThe table above counts with outer "
+                    "bracket `{}` and unparsable sentences `{}` (spec key `evalb`). `keep`: both trees scored inside the "
+                    "PTB's unlabeled outer bracket, a bracket labelled \"\" (evalb on PTB files); `skip`: the "
+                    "fallback sentences left out of the counts.\n\n| method |",
+                    to_string(evalb_.options.outer_bracket), evalb_.skip_unparsable ? "skip" : "fallback");
+  for (const char* c : kConventions) md += fmt::format(" {} |", c);
+  md += "\n|---|---|---|---|---|\n";
+  for (const auto& method : methods) {
+    const json* t = test_of(method);
+    if (!t) continue;
+    md += fmt::format("| {} |", method);
+    for (const char* c : kConventions)
+      md += fmt::format(" {} / {} |", percent((*t)["testa"]["evalb_f1_by_convention"][c].get<double>()),
+                        percent((*t)["testb"]["evalb_f1_by_convention"][c].get<double>()));
+    md += "\n";
+  }
   for (const auto& [row, p] : published.items())
     for (const char* measure : kMeasures)
       for (const char* set : kTestSets)
@@ -180,6 +198,7 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
                 {"grammar",
                  {{"rules", grammar_.rule_count()}, {"labels", grammar_.label_count()}, {"tags", grammar_.tag_count()}}},
                 {"selection", selection_},
+                {"evalb", to_json(evalb_)},
                 {"rows", rows},
                 {"claims", claims.to_json()},
                 {"published", published},

@@ -180,7 +180,8 @@ json metrics_json(const QuerySetMetrics& m) { return {{"all", m.all}, {"with_rel
 
 RankingRun::RankingRun(json spec) : spec_(std::move(spec)) {
   selection_ = spec_.value("selection_metric", std::string("mean_ndcg"));
-  discount_ = parse_dcg_discount(spec_.value("discount", std::string("letor")));
+  scoring_.discount = parse_dcg_discount(spec_.value("discount", std::string("letor")));
+  scoring_.past_end = parse_ndcg_past_end(spec_.value("ndcg_past_end", std::string("zero")));
   folds_ = spec_.value("folds", std::vector<int>{1, 2, 3, 4, 5});
   for (const auto& [label, d] : spec_["datasets"].items()) datasets_.push_back(load_dataset(label, d));
   for (const auto& d : datasets_) {
@@ -191,7 +192,8 @@ RankingRun::RankingRun(json spec) : spec_(std::move(spec)) {
         const MethodKind& kind = family_named("ranking").method(m["kind"].get<std::string>());
         const ParameterValues values(kind.parameters, m);
         const json key = {{"data", {d->choice.dataset, d->choice.variant, hashes}}, {"levels", d->levels},
-                          {"fold", fold}, {"discount", to_string(discount_)}, {"selection", selection_}};
+                          {"fold", fold}, {"discount", to_string(scoring_.discount)},
+                          {"ndcg_past_end", to_string(scoring_.past_end)}, {"selection", selection_}};
         const Parameter* grid = kind.parameters.grid();  // none: one cell
         for (const auto& value : grid ? m[grid->name] : json::array({nullptr})) {
           cells_.push_back({d.get(), fold, kind.kind});
@@ -233,13 +235,13 @@ RankingRun::MpgRankings RankingRun::mpg_rankings(const RankingMpgModel& model, c
   });
   auto index_of = [&](const RankingQuery& q) { return static_cast<std::size_t>(&q - queries.data()); };
   MpgRankings out;
-  out.order = evaluate_queries(queries, discount_, [&](const RankingQuery& q, const std::vector<DocumentKey>&) {
+  out.order = evaluate_queries(queries, scoring_, [&](const RankingQuery& q, const std::vector<DocumentKey>&) {
     return predictions[index_of(q)].order;
   });
   out.rules["expected_gain_rule"] = evaluate_queries(
-      queries, discount_,
+      queries, scoring_,
       [&](const RankingQuery& q, const std::vector<DocumentKey>&) { return predictions[index_of(q)].expected_gain_order; });
-  out.rules["score_sort"] = evaluate_queries(queries, discount_, [&](const RankingQuery& q, const std::vector<DocumentKey>&) {
+  out.rules["score_sort"] = evaluate_queries(queries, scoring_, [&](const RankingQuery& q, const std::vector<DocumentKey>&) {
     return predictions[index_of(q)].score_order;
   });
   std::vector<double> seconds;
@@ -264,7 +266,7 @@ std::pair<std::size_t, RankingMetrics> RankingRun::choose_rounds(
     scores.push_back(Eigen::VectorXd::Zero(q.features.rows()));
     keys.push_back(document_keys(q.features));
   }
-  if (rounds == 0) return {0, evaluate_scores(validation, discount_, [](const RankingQuery& q) {
+  if (rounds == 0) return {0, evaluate_scores(validation, scoring_, [](const RankingQuery& q) {
                              return Eigen::VectorXd(Eigen::VectorXd::Zero(q.features.rows()));
                            }).all};
   std::size_t best = 0;
@@ -274,7 +276,8 @@ std::pair<std::size_t, RankingMetrics> RankingRun::choose_rounds(
     RankingMetrics m;
     for (std::size_t q = 0; q < validation.size(); ++q) {
       add_round(r, q, scores[q]);
-      m.add(evaluate_ranking(ranking_by_scores(scores[q], keys[q]), validation[q].relevance, discount_, kMaxK, keys[q]));
+      m.add(evaluate_ranking(ranking_by_scores(scores[q], keys[q]), validation[q].relevance, scoring_.discount, kMaxK,
+                             keys[q], scoring_.past_end));
     }
     m.finish();
     if (selection_score(m, selection_) > best_score) {
@@ -300,7 +303,7 @@ json RankingRun::validate(std::size_t cell) const {
     RankingMpgOptions options;
     options.lambda = p.number("lambda");
     options.levels = d.levels;
-    options.discount = discount_;
+    options.discount = scoring_.discount;
     options.optimizer = optimizer_of(p);
     options.optimizer.kind = parse_optimizer_kind(p.choice("optimizer"));
     options.optimizer.cutting_plane_tolerance = p.number("objective_tolerance");
@@ -333,10 +336,10 @@ json RankingRun::validate(std::size_t cell) const {
     }
     trained = clock_type::now();
     result["weights"] = to_std_vector(model.weights);
-    metrics = evaluate_scores(validation, discount_, [&](const RankingQuery& q) { return model.scores(q.features); }).all;
+    metrics = evaluate_scores(validation, scoring_, [&](const RankingQuery& q) { return model.scores(q.features); }).all;
   } else if (c.kind == "file_order") {
     trained = clock_type::now();
-    metrics = evaluate_queries(validation, discount_, [](const RankingQuery& q, const std::vector<DocumentKey>&) {
+    metrics = evaluate_queries(validation, scoring_, [](const RankingQuery& q, const std::vector<DocumentKey>&) {
                 return file_order(q.features.rows());
               }).all;
   } else if (c.kind == "best_feature") {
@@ -346,7 +349,7 @@ json RankingRun::validate(std::size_t cell) const {
         d.features,
         [&](const LinearRanker& candidate) {
           return selection_score(
-              evaluate_scores(validation, discount_, [&](const RankingQuery& q) { return candidate.scores(q.features); })
+              evaluate_scores(validation, scoring_, [&](const RankingQuery& q) { return candidate.scores(q.features); })
                   .all,
               selection_);
         },
@@ -354,12 +357,12 @@ json RankingRun::validate(std::size_t cell) const {
     trained = clock_type::now();
     result["weights"] = to_std_vector(model.weights);
     result["feature"] = fmt::format("{}feature {}", sign < 0.0 ? "−" : "", feature + 1);
-    metrics = evaluate_scores(validation, discount_, [&](const RankingQuery& q) { return model.scores(q.features); }).all;
+    metrics = evaluate_scores(validation, scoring_, [&](const RankingQuery& q) { return model.scores(q.features); }).all;
   } else if (c.kind == "adarank") {
     AdaRankOptions options;
     options.measure = p.choice("measure") == "map" ? AdaRankMeasure::map : AdaRankMeasure::ndcg;
     options.ndcg_k = static_cast<std::size_t>(p.integer("ndcg_k"));
-    options.discount = discount_;
+    options.discount = scoring_.discount;
     options.rounds = static_cast<int>(p.integer("rounds"));
     const AdaRankModel model = train_adarank(train, options);
     trained = clock_type::now();
@@ -408,7 +411,7 @@ json RankingRun::test(std::size_t cell, const json& validation) const {
   if (c.kind == "mpg") {
     RankingMpgModel model;
     model.levels = d.levels;
-    model.discount = discount_;
+    model.discount = scoring_.discount;
     const auto w = validation["weights"].get<std::vector<double>>();
     model.theta = Eigen::Map<const Eigen::MatrixXd>(w.data(), d.features + 1, d.levels - 1);
     const MpgRankings rankings = mpg_rankings(model, test, p);
@@ -416,17 +419,17 @@ json RankingRun::test(std::size_t cell, const json& validation) const {
     for (const auto& [key, metrics] : rankings.rules) result["rules"][key] = metrics_json(metrics);
     result["games"] = rankings.games;
   } else if (c.kind == "file_order") {
-    m = evaluate_queries(test, discount_, [](const RankingQuery& q, const std::vector<DocumentKey>&) {
+    m = evaluate_queries(test, scoring_, [](const RankingQuery& q, const std::vector<DocumentKey>&) {
       return file_order(q.features.rows());
     });
   } else if (c.kind == "rankboost") {
     RankBoostModel model;
     for (const auto& r : validation["rankers"]) model.rounds.push_back({r[0].get<int>(), r[1].get<double>(), r[2].get<double>()});
-    m = evaluate_scores(test, discount_, [&](const RankingQuery& q) { return model.scores(q.features); });
+    m = evaluate_scores(test, scoring_, [&](const RankingQuery& q) { return model.scores(q.features); });
   } else {
     const auto w = validation["weights"].get<std::vector<double>>();
     const Eigen::VectorXd weights = Eigen::Map<const Eigen::VectorXd>(w.data(), static_cast<Eigen::Index>(w.size()));
-    m = evaluate_scores(test, discount_, [&](const RankingQuery& q) { return Eigen::VectorXd(q.features * weights); });
+    m = evaluate_scores(test, scoring_, [&](const RankingQuery& q) { return Eigen::VectorXd(q.features * weights); });
   }
   result["test"] = m.all;
   result["test_with_relevant"] = m.with_relevant;
@@ -454,6 +457,10 @@ class RankingFamily : public Family {
             {"discount", false,
              "`letor` (default; DCG'': gain 2^rel − 1, positions 1 and 2 undiscounted, then 1/log2 r) or `thesis` "
              "(1/log2(r + 1), Eq. 4.13); used by the MPG game, AdaRank-NDCG and every NDCG in the tables"},
+            {"ndcg_past_end", false,
+             "NDCG@k of a query with fewer than k documents: `zero` (default; LETOR's Eval-Score-3.0.pl and 4.0.pl "
+             "average the positions past the list's end as 0) or `carry` (NDCG@n carried forward); Mean NDCG, MAP "
+             "and P@k do not depend on it"},
             {"selection_metric", false,
              "validation score that selects grid values and boosting rounds: `mean_ndcg` (default), `map` or `ndcg@k` "
              "(k in 1..10)"},
@@ -472,6 +479,11 @@ void RankingFamily::validate(const json& spec, const SpecValidator& v) const {
   if (spec.contains("discount")) {
     const std::string d = v.string(spec, "discount", "").get<std::string>();
     if (d != "letor" && d != "thesis") v.fail("discount", "expected 'letor' (DCG'') or 'thesis' (Eq. 4.13), got '" + d + "'");
+  }
+  if (spec.contains("ndcg_past_end")) {
+    const std::string e = v.string(spec, "ndcg_past_end", "").get<std::string>();
+    if (e != "zero" && e != "carry")
+      v.fail("ndcg_past_end", "expected 'zero' (LETOR's scripts) or 'carry' (NDCG@n carried forward), got '" + e + "'");
   }
   if (spec.contains("selection_metric")) {
     const std::string s = v.string(spec, "selection_metric", "").get<std::string>();

@@ -94,12 +94,19 @@ struct QuerySetMetrics {
 
 // Averages ranking_of(q) over the queries. Every measure follows lib/eval/ranking_measures.hpp:
 // identical documents (equal feature vectors) are averaged, so no ranking gains from file order.
+// How the tables score a ranking: the DCG discount and NDCG@k past the end of a query's list.
+struct Scoring {
+  DcgDiscount discount = DcgDiscount::letor;
+  NdcgPastEnd past_end = NdcgPastEnd::zero;
+};
+
 template <class RankQuery>
-QuerySetMetrics evaluate_queries(const std::vector<RankingQuery>& queries, DcgDiscount discount, RankQuery ranking_of) {
+QuerySetMetrics evaluate_queries(const std::vector<RankingQuery>& queries, const Scoring& scoring, RankQuery ranking_of) {
   QuerySetMetrics m;
   for (const auto& q : queries) {
     const std::vector<DocumentKey> keys = document_keys(q.features);
-    const QueryMetrics one = evaluate_ranking(ranking_of(q, keys), q.relevance, discount, kMaxK, keys);
+    const QueryMetrics one =
+        evaluate_ranking(ranking_of(q, keys), q.relevance, scoring.discount, kMaxK, keys, scoring.past_end);
     m.all.add(one);
     if (has_relevant(q)) m.with_relevant.add(one);
   }
@@ -110,8 +117,8 @@ QuerySetMetrics evaluate_queries(const std::vector<RankingQuery>& queries, DcgDi
 
 // The same for rankings by a score per document, ties by the documents' keys.
 template <class ScoreQuery>
-QuerySetMetrics evaluate_scores(const std::vector<RankingQuery>& queries, DcgDiscount discount, ScoreQuery scores_of) {
-  return evaluate_queries(queries, discount, [&](const RankingQuery& q, const std::vector<DocumentKey>& keys) {
+QuerySetMetrics evaluate_scores(const std::vector<RankingQuery>& queries, const Scoring& scoring, ScoreQuery scores_of) {
+  return evaluate_queries(queries, scoring, [&](const RankingQuery& q, const std::vector<DocumentKey>& keys) {
     return ranking_by_scores(scores_of(q), keys);
   });
 }
@@ -174,7 +181,7 @@ class RankingRun : public FamilyRun {
 
   json spec_;
   std::string selection_;
-  DcgDiscount discount_;
+  Scoring scoring_;
   std::vector<int> folds_;
   std::vector<std::unique_ptr<Dataset>> datasets_;
   std::vector<Cell> cells_;

@@ -80,9 +80,12 @@ Tables RankingRun::tables(const Outcome& outcome) const {
   Tables out;
   std::string& md = out.markdown;
   md += fmt::format("Test metrics averaged over LETOR folds {} (each fold: mean over its test queries), DCG discount "
-                    "`{}`{}; hyper-parameters and boosting rounds chosen on each fold's validation subset by {}.\n\n",
-                    fmt::join(folds_, ", "), to_string(discount_),
-                    discount_ == DcgDiscount::letor ? " (DCG'': gain 2^rel - 1, positions 1 and 2 undiscounted, then 1/log2(r))" : "",
+                    "`{}`{}, NDCG@k of a query shorter than k: `{}` ({}); hyper-parameters and boosting rounds chosen "
+                    "on each fold's validation subset by {}.\n\n",
+                    fmt::join(folds_, ", "), to_string(scoring_.discount),
+                    scoring_.discount == DcgDiscount::letor ? " (DCG'': gain 2^rel - 1, positions 1 and 2 undiscounted, then 1/log2(r))" : "",
+                    to_string(scoring_.past_end),
+                    scoring_.past_end == NdcgPastEnd::zero ? "0, as LETOR's Eval-Score scripts" : "NDCG@n carried forward",
                     selection_);
   // Table XII in the thesis' layout: methods x data sets, the published column beside ours.
   md += "## Table XII: Mean NDCG\n\n| method |";
@@ -274,7 +277,8 @@ Tables RankingRun::tables(const Outcome& outcome) const {
   md += notes;
   out.csv = csv;
   out.extra_files = {{".figure8.csv", figure}};
-  out.fields = {{"discount", to_string(discount_)}, {"folds", folds_},         {"selection", selection_},
+  out.fields = {{"discount", to_string(scoring_.discount)}, {"ndcg_past_end", to_string(scoring_.past_end)},
+                {"folds", folds_},         {"selection", selection_},
                 {"rows", out_rows},                  {"published", published}, {"comparison", comparison.rows_json()}};
   return out;
 }
