@@ -100,7 +100,7 @@ Action add_run(CLI::App& app) {
                       "Run the spec under S split seeds (its own, then +1, ..., +S-1: every seed that draws the "
                       "evaluated split) and write <name>[.quick].repeat.{md,json}: each compared cell per seed with "
                       "their mean +- sd beside the published number (refused where the split is the papers' files)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   command->footer(methods_help());
   return [s] {
     if (s->reference) {

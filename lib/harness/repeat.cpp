@@ -8,6 +8,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/json_file.hpp"
 #include "lib/harness/experiment.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/report.hpp"
@@ -70,7 +71,7 @@ std::vector<std::string> run_repeated(const std::string& spec_path, const RunOpt
     }
     labels.push_back(fmt::format("{}", fmt::join(shifted, ", ")));
     run_experiment(spec_path, run);
-    const json table = json::parse(read_file(run.results_directory + "/" + base + ".json"));
+    const json table = read_json_file(run.results_directory + "/" + base + ".json");
     for (const ReportCell& c : compared_cells(table)) {
       auto& v = values[c.where];
       if (v.empty()) order.push_back(c.where);

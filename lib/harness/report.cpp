@@ -10,6 +10,7 @@
 
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
+#include "lib/base/json_file.hpp"
 #include "lib/harness/tables.hpp"
 
 namespace mpg::harness {
@@ -75,12 +76,9 @@ void collect_cells(const json& value, std::vector<ReportCell>& cells, double tol
 
 std::string paper_of(const json& table, const std::string& spec_path) {
   // The spec's "paper" names it; else the start of its "source".
-  json spec;
-  try {
-    spec = json::parse(read_file(spec_path));
-  } catch (const std::exception&) {
-    return table.value("name", std::string());
-  }
+  if (!fs::exists(spec_path)) return table.value("name", std::string());
+  const json spec = read_json_file(spec_path);
+  if (!spec.is_object()) return table.value("name", std::string());
   if (spec.contains("paper") && spec["paper"].is_string()) return spec["paper"].get<std::string>();
   const std::string source = spec.value("source", table.value("name", std::string()));
   return source.substr(0, std::min(source.find(','), std::size_t{40}));
@@ -138,7 +136,7 @@ std::vector<ReportTable> read_report_tables(const ReportOptions& options) {
   std::sort(files.begin(), files.end());
   std::vector<ReportTable> tables;
   for (const auto& file : files) {
-    const json table = json::parse(read_file(file.string()), nullptr, false);
+    const json table = read_json_file(file.string());
     if (table.is_discarded() || !table.is_object() || !table.contains("name") || !table.contains("family"))
       throw InputError(file.string(), "not a table written by mpg run (no \"name\" and \"family\")");
     ReportTable t;

@@ -12,7 +12,7 @@ namespace mpg::harness {
 using nlohmann::json;
 
 json unit_sample_json(const stats::UnitSample& sample) {
-  const stats::UnitSample s = sample.canonical();
+  const stats::UnitSample& s = sample;
   return {{"unit", s.unit}, {"measure", to_string(s.measure)}, {"blocks", s.blocks}, {"rows", s.rows}, {"counts", s.counts}};
 }
 

@@ -10,7 +10,8 @@
 
 namespace mpg::harness {
 
-// {"unit", "measure", "blocks", "rows", "counts"}, rows in canonical order (sorted, equal rows merged).
+// {"unit", "measure", "blocks", "rows", "counts"}, rows as given: one per unit in the units' order
+// where a paired comparison needs them (parsing, alignment), or sample.canonical() to store fewer.
 nlohmann::json unit_sample_json(const stats::UnitSample& sample);
 // Reads one back; throws mpg::Error naming `where` when it is absent or malformed (a cache entry
 // written before per-unit statistics existed has none: its cell must be recomputed).

@@ -117,8 +117,15 @@ json score_part(const std::vector<PtbSentence>& part, const std::function<Parsed
   double macro = 0.0, macro_dice = 0.0;
   int fallbacks = 0, games = 0, unconverged = 0;
   std::vector<double> game_seconds;
+  // Per sentence: 1 − Hamming and the used convention's evalb counts (the intervals' units).
+  std::vector<std::vector<double>> hamming_rows, evalb_rows;
   for (std::size_t i = 0; i < part.size(); ++i) {  // in sentence order: the same sums with any thread count
     const HammingCounts h = hamming_counts(parsed[i].prediction.tree, part[i].tree);
+    hamming_rows.push_back({h.one_minus_hamming()});
+    if (!(rules.skip_unparsable && parsed[i].prediction.fallback)) {
+      const EvalbCounts e = evalb_counts(part[i].tree, parsed[i].prediction.tree, rules.options);
+      evalb_rows.push_back({e.matched, e.test - e.matched, e.gold - e.matched});
+    }
     macro += h.one_minus_hamming();
     macro_dice += h.dice();
     hamming.add(h);
@@ -149,6 +156,9 @@ json score_part(const std::vector<PtbSentence>& part, const std::function<Parsed
               {"evalb_sentences", evalb.sentences},
               {"evalb_f1_by_convention", by_convention},
               {"fallbacks", fallbacks}};
+  if (!hamming_rows.empty())
+    out["units"] = {{"one_minus_hamming", unit_sample_json(stats::per_unit("sentence", stats::UnitMeasure::mean, std::move(hamming_rows)))},
+                    {"evalb_f1", unit_sample_json(stats::per_unit("sentence", stats::UnitMeasure::f1, std::move(evalb_rows)))}};
   if (games > 0)
     out["games"] = {{"games", games},
                     {"unconverged", unconverged},

@@ -21,6 +21,7 @@
 #include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
+#include "lib/harness/unit_samples.hpp"
 #include "lib/models/cfg_mpg.hpp"
 
 namespace mpg::harness::parsing_impl {

@@ -5,6 +5,12 @@ namespace mpg::harness::parsing_impl {
 
 std::string percent(double x) { return fixed(100.0 * x, 2); }
 
+// A test part's scores without its per-sentence statistics (in the intervals, not the table).
+json without_units(json part) {
+  part.erase("units");
+  return part;
+}
+
 Tables ParsingRun::tables(const Outcome& outcome) const {
   const json published = published_of(spec_);
   std::vector<std::string> methods;
@@ -70,8 +76,8 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
     if (t)
       rows.push_back({{"method", method},
                       {"selected", selected_text(method)},
-                      {"testa", (*t)["testa"]},
-                      {"testb", (*t)["testb"]},
+                      {"testa", without_units((*t)["testa"])},
+                      {"testb", without_units((*t)["testb"])},
                       {"test_seconds", t->value("test_seconds", 0.0)}});
   }
   md += "\nFallbacks: sentences the feature grammar cannot parse, given a flat tree (SSVM, MPG_cfg); for a PCFG row, "
@@ -113,6 +119,11 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
           auto& r = comparison.add({row, m, kMeasureNames.at(measure), set}, ours(m, measure, set),
                                    p[measure][set].get<double>());
           r.standing = standing_of({.papers_data = choice_.exact(), .papers_method = !pcfg, .counted_protocol = m == method});
+          if (const json* t = test_of(m))
+            ComparisonTable::set_interval(
+                r, unit_sample_from_json((*t)[set].value("units", json::object()).value(measure, json()),
+                                         fmt::format("{} {} {} test result", m, measure, set)),
+                100.0);
           if (!choice_.exact()) r.causes.push_back("data substitute (" + choice_.variant + ")");
           if (pcfg) r.causes.push_back("parser substitute (PCFG stand-in)");
         }
@@ -130,11 +141,35 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
       for (const char* set : kTestSets)
         order.compare(fmt::format("{} {}", kMeasureNames.at(measure), set), ours(above, measure, set),
                       ours(below, measure, set));
+    // Is each difference larger than the noise of the 82-odd test sentences? A paired bootstrap
+    // over the sentences both methods parsed (lib/stats/bootstrap.hpp).
+    std::vector<std::string> paired_text;
+    json paired = json::array();
+    const json *ta = test_of(above), *tb = test_of(below);
+    for (const char* measure : kMeasures)
+      for (const char* set : kTestSets) {
+        if (!ta || !tb) continue;
+        const auto where = [&](const std::string& m) { return fmt::format("{} {} {} test result", m, measure, set); };
+        const stats::UnitSample a = unit_sample_from_json((*ta)[set].value("units", json::object()).value(measure, json()), where(above));
+        const stats::UnitSample b = unit_sample_from_json((*tb)[set].value("units", json::object()).value(measure, json()), where(below));
+        if (a.rows.size() != b.rows.size()) continue;  // evalb skipping different sentences: not paired
+        const stats::PairedComparison d = stats::paired_bootstrap(a, b);
+        paired.push_back({{"measure", measure}, {"set", set}, {"difference", 100 * d.difference},
+                          {"interval", {100 * d.interval.low, 100 * d.interval.high}}, {"p_value", d.p_value},
+                          {"significant", d.significant()}});
+        paired_text.push_back(fmt::format("{} {} {:+.2f} [{:+.2f}, {:+.2f}]{}", kMeasureNames.at(measure), set,
+                                          100 * d.difference, 100 * d.interval.low, 100 * d.interval.high,
+                                          d.significant() ? " significant" : " not significant"));
+      }
     const auto holds = order.holds();
     if (holds && !*holds)
       out.tally.outside.push_back(fmt::format("claim {} above {}: not above in {}", above, below, fmt::join(order.failed, "; ")));
-    claims.add(fmt::format("{} above {} on both measures and both test sets", above, below), holds,
-               order.evidence("Above", "Not above"), {{"above", above}, {"below", below}, {"not_above", order.failed}});
+    std::string evidence = order.evidence("Above", "Not above");
+    if (!paired_text.empty())
+      evidence += fmt::format(" Paired bootstrap over sentences ({} − {}, points, 95 % interval, 5 % level): {}.", above,
+                              below, fmt::join(paired_text, "; "));
+    claims.add(fmt::format("{} above {} on both measures and both test sets", above, below), holds, evidence,
+               {{"above", above}, {"below", below}, {"not_above", order.failed}, {"paired_bootstrap", paired}});
   }
   md += claims.bullets();
 

@@ -133,8 +133,9 @@ json score_set(const std::vector<ConllSentence>& gold, const std::vector<std::ve
         {"entity", chunks.f1(classes[k])},
         {"token_counts", {tokens[k].true_positives, tokens[k].predicted, tokens[k].gold}},
         {"entity_counts", {chunks.correct[c], chunks.guessed[c], chunks.gold[c]}},
-        {"token_units", unit_sample_json(stats::per_unit("sentence", stats::UnitMeasure::f1, std::move(token_rows[k])))},
-        {"entity_units", unit_sample_json(stats::per_unit("sentence", stats::UnitMeasure::f1, std::move(entity_rows[k])))}};
+        // Stored merged (most sentences hold no entity of a class): thousands of sentences per cell.
+        {"token_units", unit_sample_json(stats::per_unit("sentence", stats::UnitMeasure::f1, std::move(token_rows[k])).canonical())},
+        {"entity_units", unit_sample_json(stats::per_unit("sentence", stats::UnitMeasure::f1, std::move(entity_rows[k])).canonical())}};
   }
   return out;
 }
