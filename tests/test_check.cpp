@@ -69,6 +69,26 @@ TEST_CASE("compare_results: a row's standing does not name it", "[check]") {
   CHECK(drift[0].where == "rows[MPG (authors' AdaDelta)].ours");
 }
 
+TEST_CASE("compare_results: a row's verdict and interval do not name it; a drifted interval is drift", "[check]") {
+  // A table written before intervals: the rerun's row adds them (reported as added, not as drift).
+  const json old = json::parse(R"js({"rows": [{"method": "MPG", "ours": 0.5, "published": 0.6}]})js");
+  json fresh = old;
+  fresh["rows"][0]["interval"] = {0.45, 0.55};
+  fresh["rows"][0]["interval_unit"] = "example";
+  fresh["rows"][0]["verdict"] = "miss";
+  fresh["rows"][0]["ids"] = {"MPG"};
+  std::vector<std::string> added;
+  CHECK(compare_results(old, fresh, 1e-6, &added).empty());
+  CHECK(added == std::vector<std::string>{"rows[MPG].interval"});
+  // Between two tables with intervals, a moved bound is drift, and a moved verdict leaves the row matched.
+  json moved = fresh;
+  moved["rows"][0]["interval"][1] = 0.61;
+  moved["rows"][0]["verdict"] = "within_noise";
+  const auto drift = compare_results(fresh, moved, 1e-6);
+  REQUIRE(drift.size() == 1);
+  CHECK(drift[0].where == "rows[MPG].interval[1]");
+}
+
 TEST_CASE("compare_results: null, how a table writes NaN, matches NaN and null only", "[check]") {
   const json old = json::parse(R"({"rows": [{"method": "A", "ours": null, "sd": 0.5}]})");
   json fresh = old;

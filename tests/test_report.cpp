@@ -117,10 +117,10 @@ TEST_CASE("mpg report: a line per table, the three counts, the main miss, the RE
   CHECK(tables[1].exact[0] == 1);
   CHECK(tables[1].exact[2] == 1);
   const std::string block = report_status_block(tables);
-  CHECK(block.find("| t1 | Paper One | 1 / 1 / 2 of 4 | 0 / 1 / 0 of 1 | A LR: 60.0 vs 70.0 (-10.0), interval "
+  CHECK(block.find("| t1 | `abcdef1` | 1 / 1 / 2 of 4 | 0 / 1 / 0 of 1 | A LR: 60.0 vs 70.0 (-10.0), interval "
                    "57.0–63.0 |") != std::string::npos);
-  CHECK(block.find("| t2 | t2 | 1 / 0 / 1 of 2 | – | MPG: 30.00 vs 26.00 (+4.00) |") != std::string::npos);
-  CHECK(block.find("| t3 | t3 | 3 / 0 / 2 of 5 | – |  |") != std::string::npos);
+  CHECK(block.find("| t2 | `0123456` | 1 / 0 / 1 of 2 | – | MPG: 30.00 vs 26.00 (+4.00) |") != std::string::npos);
+  CHECK(block.find("| t3 | `0123456` | 3 / 0 / 2 of 5 | – |  |") != std::string::npos);
 
   const auto written = write_report(options);
   CHECK(written.size() == 3);  // REPORT.md, report.csv, report.gp (no plot)
@@ -135,7 +135,7 @@ TEST_CASE("mpg report: a line per table, the three counts, the main miss, the RE
   CHECK_THROWS_AS(update_readme_status(readme.string(), options, true), mpg::Error);
   CHECK(update_readme_status(readme.string(), options, false));
   CHECK_FALSE(update_readme_status(readme.string(), options, true));
-  CHECK(mpg::read_file(readme.string()).find("| t2 | t2 |") != std::string::npos);
+  CHECK(mpg::read_file(readme.string()).find("| t2 | `0123456` |") != std::string::npos);
   write(readme, "no markers\n");
   CHECK_THROWS_AS(update_readme_status(readme.string(), options, false), mpg::InputError);
   // A JSON file that is not a table is named.

@@ -202,13 +202,14 @@ std::string text_of(const json& value) {
 }
 
 // Identity of an object in an array: its text fields, "a/b/c" ("" when it has none). A row's
-// "standing" (how the counting rule counts it) describes the row, it does not name it: a table
-// written before a row was counted apart still matches it.
+// "standing" (how the counting rule counts it), "verdict" and "interval_unit" describe the row,
+// they do not name it: a table written before a row was counted apart, or before intervals, still
+// matches it, and a verdict that moves is a change of the row, not another row.
 std::string identity(const json& element) {
   std::string id;
   if (!element.is_object()) return id;
   for (const auto& [key, value] : element.items())
-    if (value.is_string() && key != "standing") {
+    if (value.is_string() && key != "standing" && key != "verdict" && key != "interval_unit") {
       if (!id.empty()) id += '/';
       id += value.get<std::string>();
     }

@@ -230,6 +230,7 @@ json ComparisonTable::rows_json() const {
   for (const auto& row : rows_) {
     nlohmann::json out = nlohmann::json::object();
     for (std::size_t i = 0; i < ids_.size(); ++i) out[ids_[i].key] = row.ids[i];
+    out["ids"] = row.ids;  // the identifying columns in the table's order (mpg report names cells by them)
     if (row.ours) out["ours"] = *row.ours;
     if (row.published) out["published"] = *row.published;
     if (row.ours && row.published) {

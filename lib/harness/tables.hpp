@@ -120,7 +120,7 @@ class ComparisonTable {
   std::string markdown() const;
   // The same columns with full precision (empty fields where a value is absent).
   std::string csv() const;
-  // One object per row: the id keys, "ours", "published", "delta", "within_tolerance", the
+  // One object per row: the id keys (and "ids", their values in column order), "ours", "published", "delta", "within_tolerance", the
   // extras by key, "recorded_causes", for rows that are not exact "standing", and for rows with an
   // interval "interval" [low, high], "interval_unit" and "verdict".
   nlohmann::json rows_json() const;
