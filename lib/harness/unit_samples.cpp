@@ -67,4 +67,17 @@ void append_binary_block(std::vector<std::vector<double>>& rows, stats::UnitMeas
   }
 }
 
+std::optional<PairedEvidence> paired_evidence(const stats::UnitSample& a, const stats::UnitSample& b, double scale) {
+  if (a.rows.size() != b.rows.size() || a.counts != b.counts) return std::nullopt;  // e.g. evalb skipping others
+  const stats::PairedComparison d = stats::paired_bootstrap(a, b);
+  PairedEvidence e;
+  e.json = {{"difference", scale * d.difference},
+            {"interval", {scale * d.interval.low, scale * d.interval.high}},
+            {"p_value", d.p_value},
+            {"significant", d.significant()}};
+  e.text = fmt::format("{:+.2f} [{:+.2f}, {:+.2f}] {}", scale * d.difference, scale * d.interval.low,
+                       scale * d.interval.high, d.significant() ? "significant" : "not significant");
+  return e;
+}
+
 }  // namespace mpg::harness

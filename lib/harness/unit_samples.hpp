@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,5 +29,14 @@ std::vector<int> labelling_of(const nlohmann::json& text, std::size_t n, const s
 //              fixed while the examples are resampled.
 void append_binary_block(std::vector<std::vector<double>>& rows, stats::UnitMeasure measure,
                          const std::vector<int>& predicted, const std::vector<int>& gold, const std::vector<int>& slots);
+
+// A paired bootstrap of two methods' samples over the same units, as a claim's evidence: the JSON
+// {"difference", "interval", "p_value", "significant"} in the values' units (× scale) and the text
+// "+1.20 [-0.31, +2.60] not significant"; nothing where they did not score the same units.
+struct PairedEvidence {
+  nlohmann::json json;
+  std::string text;
+};
+std::optional<PairedEvidence> paired_evidence(const stats::UnitSample& a, const stats::UnitSample& b, double scale);
 
 }  // namespace mpg::harness

@@ -152,14 +152,13 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
         const auto where = [&](const std::string& m) { return fmt::format("{} {} {} test result", m, measure, set); };
         const stats::UnitSample a = unit_sample_from_json((*ta)[set].value("units", json::object()).value(measure, json()), where(above));
         const stats::UnitSample b = unit_sample_from_json((*tb)[set].value("units", json::object()).value(measure, json()), where(below));
-        if (a.rows.size() != b.rows.size()) continue;  // evalb skipping different sentences: not paired
-        const stats::PairedComparison d = stats::paired_bootstrap(a, b);
-        paired.push_back({{"measure", measure}, {"set", set}, {"difference", 100 * d.difference},
-                          {"interval", {100 * d.interval.low, 100 * d.interval.high}}, {"p_value", d.p_value},
-                          {"significant", d.significant()}});
-        paired_text.push_back(fmt::format("{} {} {:+.2f} [{:+.2f}, {:+.2f}]{}", kMeasureNames.at(measure), set,
-                                          100 * d.difference, 100 * d.interval.low, 100 * d.interval.high,
-                                          d.significant() ? " significant" : " not significant"));
+        const auto d = paired_evidence(a, b, 100.0);
+        if (!d) continue;  // evalb skipping different sentences: not paired
+        json entry = d->json;
+        entry["measure"] = measure;
+        entry["set"] = set;
+        paired.push_back(std::move(entry));
+        paired_text.push_back(fmt::format("{} {} {}", kMeasureNames.at(measure), set, d->text));
       }
     const auto holds = order.holds();
     if (holds && !*holds)
