@@ -10,6 +10,7 @@
 #include "lib/base/io.hpp"
 #include "lib/harness/report.hpp"
 #include "lib/harness/tables.hpp"
+#include "lib/harness/unit_samples.hpp"
 #include "temp_dir.hpp"
 
 using namespace mpg::harness;
@@ -141,4 +142,17 @@ TEST_CASE("mpg report: a line per table, the three counts, the main miss, the RE
   // A JSON file that is not a table is named.
   write(results / "stray.json", "{\"x\": 1}");
   CHECK_THROWS_WITH(read_report_tables(options), Catch::Contains("stray.json"));
+}
+
+TEST_CASE("A claim's paired evidence: in the values' units, and only over the same units", "[report]") {
+  // Every unit of a scores 1, of b 0: each resample's difference is 1 (100 points), significant.
+  const auto a = mpg::stats::per_unit("sentence", mpg::stats::UnitMeasure::mean, {{1.0}, {1.0}, {1.0}});
+  const auto b = mpg::stats::per_unit("sentence", mpg::stats::UnitMeasure::mean, {{0.0}, {0.0}, {0.0}});
+  const auto e = paired_evidence(a, b, 100.0);
+  REQUIRE(e);
+  CHECK(e->text == "+100.00 [+100.00, +100.00] significant");
+  CHECK(e->json["difference"] == 100.0);
+  CHECK(e->json["p_value"] == 0.0);
+  // Other units (evalb skipping other sentences): no paired comparison.
+  CHECK_FALSE(paired_evidence(a, mpg::stats::per_unit("sentence", mpg::stats::UnitMeasure::mean, {{0.0}}), 100.0));
 }
