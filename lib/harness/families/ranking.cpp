@@ -433,6 +433,7 @@ json RankingRun::test(std::size_t cell, const json& validation) const {
   }
   result["test"] = m.all;
   result["test_with_relevant"] = m.with_relevant;
+  result["test_query_mean_ndcg"] = m.query_mean_ndcg;
   result["test_seconds"] = seconds_since(start);
   return result;
 }

@@ -24,6 +24,7 @@
 #include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
+#include "lib/harness/unit_samples.hpp"
 #include "lib/models/ranking_mpg.hpp"
 
 namespace mpg {
@@ -90,6 +91,7 @@ bool has_relevant(const RankingQuery& q);
 // every ranking).
 struct QuerySetMetrics {
   RankingMetrics all, with_relevant;
+  std::vector<double> query_mean_ndcg;  // per query of `all`, in order: the units of paired comparisons
 };
 
 // Averages ranking_of(q) over the queries. Every measure follows lib/eval/ranking_measures.hpp:
@@ -108,6 +110,7 @@ QuerySetMetrics evaluate_queries(const std::vector<RankingQuery>& queries, const
     const QueryMetrics one =
         evaluate_ranking(ranking_of(q, keys), q.relevance, scoring.discount, kMaxK, keys, scoring.past_end);
     m.all.add(one);
+    m.query_mean_ndcg.push_back(one.mean_ndcg);
     if (has_relevant(q)) m.with_relevant.add(one);
   }
   m.all.finish();
@@ -195,6 +198,7 @@ struct MethodRow {
   RankingMetrics metrics;
   RankingMetrics with_relevant;  // over the test queries with >= 1 relevant document
   std::vector<double> fold_mean_ndcg;
+  std::vector<std::vector<double>> query_mean_ndcg;  // per test query, folds in order (paired comparisons)
   double train_seconds = 0.0, test_seconds = 0.0;
   std::vector<std::string> selected;  // per fold
   std::vector<double> game_seconds;   // MPG: per test query

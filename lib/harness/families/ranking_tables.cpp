@@ -43,6 +43,11 @@ Tables RankingRun::tables(const Outcome& outcome) const {
         folds.push_back(as_entry(r["test"].get<RankingMetrics>()));
         folds_with_relevant.push_back(as_entry(r["test_with_relevant"].get<RankingMetrics>()));
         row.fold_mean_ndcg.push_back(folds.back().mean_ndcg);
+        if (!r.contains("test_query_mean_ndcg"))
+          throw Error(fmt::format("{} fold {} {} test result: no per-query NDCG (a result cached before paired tests "
+                                  "existed: rerun without its cache entry)",
+                                  d->label, fold, method));
+        for (double v : r["test_query_mean_ndcg"].get<std::vector<double>>()) row.query_mean_ndcg.push_back({v});
         row.test_seconds += r.value("test_seconds", 0.0);
         const Parameter* grid = plans_[i].parameters.table().grid();
         std::string choice = grid ? fmt::format("{} = {}", grid->name, plans_[i].parameters.number(grid->name)) : "";
@@ -221,6 +226,20 @@ Tables RankingRun::tables(const Outcome& outcome) const {
     const bool best = row_of(*d, mpg).ran() &&
                       best_baseline([](const RankingMetrics& m) { return m.mean_ndcg; }).first <= ours_m.mean_ndcg;
     md += fmt::format("- {}: Mean NDCG order {}. {} best in Mean NDCG: **{}**.", d->label, ranking, mpg, best ? "yes" : "no");
+    // Is the gap to the best baseline larger than the noise of the test queries? A paired bootstrap
+    // over every fold's test queries (each query once), per-query Mean NDCG.
+    if (row_of(*d, mpg).ran()) {
+      const auto [value, baseline] = best_baseline([](const RankingMetrics& m) { return m.mean_ndcg; });
+      if (value >= 0.0) {
+        const auto units = [&](const std::string& m) {
+          return stats::per_unit("query", stats::UnitMeasure::mean, row_of(*d, m).query_mean_ndcg);
+        };
+        if (const auto e = paired_evidence(units(mpg), units(baseline), 100.0))
+          md += fmt::format(" Paired bootstrap over the {} test queries ({} − {}, per-query Mean NDCG in points, 95 % "
+                            "interval): {}.",
+                            row_of(*d, mpg).query_mean_ndcg.size(), mpg, baseline, e->text);
+      }
+    }
     if (row_of(*d, mpg).ran()) {
       for (std::size_t k : {std::size_t{1}, std::size_t{2}}) {
         const auto [value, name] = best_baseline([&](const RankingMetrics& m) { return m.ndcg_at[k - 1]; });
