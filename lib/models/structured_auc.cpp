@@ -303,8 +303,15 @@ Eigen::VectorXd train_factored_auc(const std::vector<AucExample>& examples, cons
 }
 
 double mean_example_auc(const std::vector<AucExample>& examples, const Eigen::VectorXd& weights) {
+  const std::vector<double> aucs = example_aucs(examples, weights);
+  if (aucs.empty()) throw Error("mean_example_auc: no example has both positive and negative items");
   double total = 0.0;
-  std::size_t counted = 0;
+  for (double auc : aucs) total += auc;
+  return total / static_cast<double>(aucs.size());
+}
+
+std::vector<double> example_aucs(const std::vector<AucExample>& examples, const Eigen::VectorXd& weights) {
+  std::vector<double> aucs;
   for (const AucExample& example : examples) {
     if (!has_both_classes(example.labels)) continue;
     const Eigen::VectorXd a = example.features * weights;
@@ -320,11 +327,9 @@ double mean_example_auc(const std::vector<AucExample>& examples, const Eigen::Ve
         pairs += 1.0;
       }
     }
-    total += correct / pairs;
-    ++counted;
+    aucs.push_back(correct / pairs);
   }
-  if (counted == 0) throw Error("mean_example_auc: no example has both positive and negative items");
-  return total / static_cast<double>(counted);
+  return aucs;
 }
 
 }  // namespace mpg

@@ -113,6 +113,8 @@ Eigen::VectorXd train_factored_auc(const std::vector<AucExample>& examples, cons
 // Mean over examples with both classes of the AUC of the scores w . x, a tied (pos, neg) pair
 // counting 1/2 (the mean over tie-breaks, independent of the item order).
 double mean_example_auc(const std::vector<AucExample>& examples, const Eigen::VectorXd& weights);
+// The same AUC of each example with both classes, in order (the units of its mean).
+std::vector<double> example_aucs(const std::vector<AucExample>& examples, const Eigen::VectorXd& weights);
 
 // ---- Compact LP relaxation (6) ---------------------------------------------------------------
 // Potentials replicated at every level k: unary theta_i(z) and pairwise theta_f(z_i, z_j).

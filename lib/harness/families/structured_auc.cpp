@@ -26,6 +26,7 @@
 #include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
+#include "lib/harness/unit_samples.hpp"
 #include "lib/models/structured_auc.hpp"
 
 namespace mpg::harness {
@@ -140,12 +141,13 @@ std::unique_ptr<Dataset> load_dataset(const std::string& label, const json& d) {
   return data;
 }
 
-// Mean over examples with both classes of the binned AUC (bins of `bin` positions) of the order by
+// The binned AUC (bins of `bin` positions) of each example with both classes, of the order by
 // descending score; equal scores are ordered by their feature rows (lexicographically), so the order
 // does not depend on the item order of the file. Also counts (pos, neg) pairs with equal scores.
-std::pair<double, std::size_t> mean_binned_auc(const std::vector<AucExample>& examples, const Eigen::VectorXd& w, int bin) {
-  double sum = 0.0;
-  std::size_t used = 0, tied = 0;
+std::pair<std::vector<double>, std::size_t> binned_aucs(const std::vector<AucExample>& examples, const Eigen::VectorXd& w,
+                                                        int bin) {
+  std::vector<double> values;
+  std::size_t tied = 0;
   for (const auto& e : examples) {
     const auto positives = std::count(e.labels.begin(), e.labels.end(), 1);
     if (positives == 0 || positives == static_cast<long>(e.labels.size())) continue;
@@ -161,10 +163,22 @@ std::pair<double, std::size_t> mean_binned_auc(const std::vector<AucExample>& ex
     for (std::size_t p = 0; p + 1 < order.size(); ++p)
       for (std::size_t q = p + 1; q < order.size() && a(order[q]) == a(order[p]); ++q)
         tied += e.labels[static_cast<std::size_t>(order[p])] != e.labels[static_cast<std::size_t>(order[q])];
-    sum += binned_auc(order, e.labels, bin);
-    ++used;
+    values.push_back(binned_auc(order, e.labels, bin));
   }
-  return {used ? sum / static_cast<double>(used) : 0.0, tied};
+  return {values, tied};
+}
+
+// The mean of per-example values, and the values as the interval's units (one per example).
+std::pair<double, json> mean_with_units(const std::vector<double>& values) {
+  double sum = 0.0;
+  std::vector<std::vector<double>> rows;
+  for (double v : values) {
+    sum += v;
+    rows.push_back({v});
+  }
+  if (rows.empty()) return {0.0, json()};
+  return {sum / static_cast<double>(values.size()),
+          unit_sample_json(stats::per_unit("example", stats::UnitMeasure::mean, std::move(rows)).canonical())};
 }
 
 // ---- The run -----------------------------------------------------------------------------------
@@ -239,8 +253,11 @@ json AucRun::validate(std::size_t cell) const {
 json AucRun::test(std::size_t cell, const json& validation) const {
   const Dataset& d = *datasets_[dataset_of_[cell]];
   const Eigen::VectorXd w = weights_of(validation);
-  const auto [binned, tied] = mean_binned_auc(d.test, w, bin_size_);
-  return {{"auc", mean_example_auc(d.test, w)}, {"binned_auc", binned}, {"tied_pairs", tied}};
+  const auto [binned_values, tied] = binned_aucs(d.test, w, bin_size_);
+  const auto [auc, auc_units] = mean_with_units(example_aucs(d.test, w));
+  const auto [binned, binned_units] = mean_with_units(binned_values);
+  if (auc_units.is_null()) throw Error(d.label + ": no test example has both positive and negative items");
+  return {{"auc", auc}, {"binned_auc", binned}, {"tied_pairs", tied}, {"auc_units", auc_units}, {"binned_units", binned_units}};
 }
 
 Tables AucRun::tables(const Outcome& outcome) const {
@@ -275,6 +292,10 @@ Tables AucRun::tables(const Outcome& outcome) const {
       std::optional<double> p;
       if (pub.contains(measure) && pub[measure].contains("train_AUC")) p = pub[measure]["train_AUC"].get<double>();
       auto& row = table.add({d.label, measure, "AUC"}, 100.0 * value, p);
+      ComparisonTable::set_interval(row,
+                                    unit_sample_from_json(t.value(measure == "AUC" ? "auc_units" : "binned_units", json()),
+                                                          d.label + " " + measure + " test result"),
+                                    100.0);
       row.extra = {{"model", model}, {"lambda", fmt::format("{:g}", lambda)}};
       if (!tr["converged"].get<bool>()) row.causes.push_back("training stopped at its iteration cap");
       if (other_model) {
