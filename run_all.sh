@@ -72,8 +72,8 @@ if [ -z "$check" ]; then
     fi
     (cd results && gnuplot "$(basename "$gp")") && echo "plotted ${gp%.gp}.png" | tee -a "$summary" || status=1
   done
-  # The reproduction report (results/REPORT[.quick].md, report[.quick].png); the full run also
-  # rewrites README's status table from it.
+  # The reproduction report (report/REPORT[.quick].md, report[.quick].png; not committed: results/
+  # holds only what the specs produce); the full run also rewrites README's status table from it.
   readme=(); [ -n "$quick" ] || readme=(--readme README.md)
   "$mpg" report $quick "${readme[@]}" | tee -a "$summary" || status=1
 fi

@@ -16,10 +16,13 @@ Action add_report(CLI::App& app) {
   };
   auto s = std::make_shared<Settings>();
   auto* command = app.add_subcommand(
-      "report", "Write the reproduction report of a results folder: REPORT.md (a line per table: exact-protocol "
+      "report", "Write the reproduction report of a results folder into report/: REPORT.md (a line per table: exact-protocol "
                 "cells and cells counted apart, each within tolerance / within noise / miss, the code revision, the "
                 "main miss with its 95 % interval) and report.png (ours against published, every cell)");
   command->add_option("--results", s->options.results_directory, "The results folder")->capture_default_str();
+  command->add_option("--output", s->options.output_directory,
+                      "Where the report goes (not results/, which holds only what the specs produce)")
+      ->capture_default_str();
   command->add_flag("--quick", s->options.quick, "Report the .quick tables (REPORT.quick.md, report.quick.png)");
   command->add_flag("--no-plot", [s](std::int64_t) { s->options.plot = false; },
                     "Write the gnuplot script but do not run gnuplot");

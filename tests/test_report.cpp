@@ -20,22 +20,18 @@ namespace {
 
 // Tolerance 0.01. The A rows: within; outside with the published value inside the interval
 // (within noise); outside both (miss); B is a substitute within noise.
-// (Each row is set right after its add: add() may move the rows before it.)
 ComparisonTable table_with_intervals() {
   ComparisonTable table({{"dataset", "data set"}, {"method", "method"}}, {}, 0.01);
-  auto& a = table.add({"A", "MPG"}, 0.705, 0.700);
-  a.interval = mpg::stats::Interval{0.69, 0.72};
-  a.interval_unit = "example";
-  auto& b = table.add({"A", "SSVM"}, 0.650, 0.700);
-  b.interval = mpg::stats::Interval{0.62, 0.71};
-  b.interval_unit = "example";
-  auto& c = table.add({"A", "LR"}, 0.600, 0.700);
-  c.interval = mpg::stats::Interval{0.57, 0.63};
-  c.interval_unit = "example";
-  auto& d = table.add({"B", "MPG"}, 0.770, 0.800);
-  d.interval = mpg::stats::Interval{0.74, 0.81};
-  d.interval_unit = "example";
-  d.standing = Standing::substitute;
+  auto add = [&](std::vector<std::string> ids, double ours, double published, double low, double high) -> auto& {
+    auto& row = table.add(std::move(ids), ours, published);
+    row.interval = mpg::stats::Interval{low, high};
+    row.interval_unit = "example";
+    return row;
+  };
+  add({"A", "MPG"}, 0.705, 0.700, 0.69, 0.72);
+  add({"A", "SSVM"}, 0.650, 0.700, 0.62, 0.71);
+  add({"A", "LR"}, 0.600, 0.700, 0.57, 0.63);
+  add({"B", "MPG"}, 0.770, 0.800, 0.74, 0.81).standing = Standing::substitute;
   table.add({"C", "MPG"}, 0.600, 0.700);  // no interval: a miss
   return table;
 }
@@ -106,6 +102,7 @@ TEST_CASE("mpg report: a line per table, the three counts, the main miss, the RE
 
   ReportOptions options;
   options.results_directory = results.string();
+  options.output_directory = (dir.path() / "report").string();
   options.plot = false;
   const auto tables = read_report_tables(options);
   REQUIRE(tables.size() == 3);
@@ -125,9 +122,10 @@ TEST_CASE("mpg report: a line per table, the three counts, the main miss, the RE
 
   const auto written = write_report(options);
   CHECK(written.size() == 3);  // REPORT.md, report.csv, report.gp (no plot)
-  const std::string report = mpg::read_file((results / "REPORT.md").string());
+  const auto report_dir = dir.path() / "report";
+  const std::string report = mpg::read_file((report_dir / "REPORT.md").string());
   CHECK(report.find("| t1 | Paper One | `abcdef1` | 1 / 1 / 2 of 4 |") != std::string::npos);
-  CHECK(mpg::read_file((results / "report.csv").string()).find("t1,Paper One,0,A SSVM,exact,within_noise,70.000000,"
+  CHECK(mpg::read_file((report_dir / "report.csv").string()).find("t1,Paper One,0,A SSVM,exact,within_noise,70.000000,"
                                                                "65.000000,62.000000,71.000000") != std::string::npos);
 
   // The README block: rewritten once, then it matches; a README without markers is refused.

@@ -1,5 +1,6 @@
 // The reproduction report (issue 57): `mpg report` reads every table `mpg run` wrote into a
-// results folder and writes one line per table — the three verdict counts (within tolerance,
+// results folder and writes, into its own folder (report/, not committed: results/ holds only what
+// the specs produce), one line per table — the three verdict counts (within tolerance,
 // within noise, miss) for exact-protocol cells and for cells counted apart, the code revision,
 // and the main miss with its delta and interval — and one figure of every published cell, ours
 // against published. README's status table is this report's summary.
@@ -13,6 +14,7 @@ namespace mpg::harness {
 
 struct ReportOptions {
   std::string results_directory = "results";
+  std::string output_directory = "report";  // REPORT[.quick].md, report[.quick].{csv,gp,png}
   bool quick = false;  // the .quick tables (REPORT.quick.md) instead of the full ones (REPORT.md)
   // Also draw report[.quick].png with gnuplot (when it is installed; the script is written anyway).
   bool plot = true;
@@ -29,9 +31,8 @@ struct ReportCell {
 };
 
 struct ReportTable {
-  std::string name, title, paper, revision;
-  double tolerance = 0;     // NaN-free: 0 where the table states none
-  double scale = 1;         // 100 where values are fractions (tolerance < 0.5): the figure's per-cent scale
+  std::string name, paper, revision;
+  double scale = 1;  // 100 where values are fractions (the table's tolerance below 0.5): the per-cent scale
   std::vector<ReportCell> cells;
   // Counts by verdict (within, within noise, miss), exact cells and cells apart: the table's own
   // "count" where it has one (claims included), else counted from its cells.
@@ -52,8 +53,8 @@ std::string report_markdown(const std::vector<ReportTable>& tables, bool quick);
 // README's status table (the block between its status markers): a line per table.
 std::string report_status_block(const std::vector<ReportTable>& tables);
 
-// Writes REPORT[.quick].md, report[.quick].csv (every cell), report[.quick].gp and, with gnuplot,
-// report[.quick].png; returns the paths written.
+// Writes into the output folder (made if absent) REPORT[.quick].md, report[.quick].csv (every cell),
+// report[.quick].gp and, with gnuplot, report[.quick].png; returns the paths written.
 std::vector<std::string> write_report(const ReportOptions& options);
 
 // Replaces README's status block (between "<!-- BEGIN status" and "<!-- END status -->") with

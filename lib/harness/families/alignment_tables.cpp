@@ -14,14 +14,21 @@ Tables AlignmentRun::tables(const Outcome& outcome) const {
     if (found == outcome.selected.end()) return std::nullopt;
     return found->second;
   };
+  // A cell's scores on a set (score_part's object).
+  auto part_of = [&](std::size_t cell, const std::string& set) -> const json& {
+    return set == "valid" ? outcome.validation[cell]["valid"] : outcome.test.at(cell)["test"];
+  };
   auto ours = [&](const std::string& method, const std::string& set) -> std::optional<double> {
     const auto cell = chosen(method);
     if (!cell) return std::nullopt;
-    if (set == "valid") return outcome.validation[*cell]["valid"]["aer"].get<double>();
-    return outcome.test.at(*cell)["test"]["aer"].get<double>();
+    return part_of(*cell, set)["aer"].get<double>();
+  };
+  // Its per-pair statistics, the units of intervals and paired tests.
+  auto units_of = [&](std::size_t cell, const std::string& method, const std::string& set) {
+    return unit_sample_from_json(part_of(cell, set).value("units", json()), method + " " + set + " result");
   };
   auto scored = [&](std::size_t cell, const std::string& set) {
-    json part = set == "valid" ? outcome.validation[cell]["valid"] : outcome.test.at(cell)["test"];
+    json part = part_of(cell, set);
     part.erase("units");  // in the intervals, not in the table
     return part;
   };
@@ -94,10 +101,7 @@ Tables AlignmentRun::tables(const Outcome& outcome) const {
     for (const std::string& m : rows_of)
       for (const char* set : kSets) {
         auto& r = comparison.add({row, m, set}, ours(m, set), p[set].get<double>());
-        if (const auto cell = chosen(m)) {
-          const json& part = std::string(set) == "valid" ? outcome.validation[*cell]["valid"] : outcome.test.at(*cell)["test"];
-          ComparisonTable::set_interval(r, unit_sample_from_json(part.value("units", json()), m + " " + set + " result"), 100.0);
-        }
+        if (const auto cell = chosen(m)) ComparisonTable::set_interval(r, units_of(*cell, m, set), 100.0);
         r.standing = standing_of({.papers_data = choice_.exact(), .papers_method = !aligner, .counted_protocol = m == method});
         if (!choice_.exact()) r.causes.push_back("data substitute (" + choice_.variant + ")");
         if (aligner) r.causes.push_back("aligner substitute (IBM1/HMM for GIZA++ Model 4)");
@@ -126,11 +130,7 @@ Tables AlignmentRun::tables(const Outcome& outcome) const {
         const std::string than = other.get<std::string>();
         const auto a = chosen(lower), b = chosen(than);
         if (!a || !b) continue;
-        auto units = [&](std::size_t cell, const std::string& m) {
-          const json& part = std::string(set) == "valid" ? outcome.validation[cell]["valid"] : outcome.test.at(cell)["test"];
-          return unit_sample_from_json(part.value("units", json()), m + " " + set + " result");
-        };
-        const auto d = paired_evidence(units(*a, lower), units(*b, than), 100.0);
+        const auto d = paired_evidence(units_of(*a, lower, set), units_of(*b, than, set), 100.0);
         if (!d) continue;
         json entry = d->json;
         entry["than"] = than;

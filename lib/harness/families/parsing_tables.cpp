@@ -27,6 +27,11 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
     if (!t) return std::nullopt;
     return 100.0 * (*t)[set][measure].get<double>();
   };
+  // A test result's per-sentence statistics of a measure on a set (intervals and paired tests).
+  auto units_of = [&](const json& t, const std::string& method, const std::string& measure, const std::string& set) {
+    return unit_sample_from_json(t[set].value("units", json::object()).value(measure, json()),
+                                 fmt::format("{} {} {} test result", method, measure, set));
+  };
   auto selected_text = [&](const std::string& method) -> std::string {
     const auto found = outcome.selected.find(method);
     if (found == outcome.selected.end()) return "-";
@@ -119,11 +124,7 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
           auto& r = comparison.add({row, m, kMeasureNames.at(measure), set}, ours(m, measure, set),
                                    p[measure][set].get<double>());
           r.standing = standing_of({.papers_data = choice_.exact(), .papers_method = !pcfg, .counted_protocol = m == method});
-          if (const json* t = test_of(m))
-            ComparisonTable::set_interval(
-                r, unit_sample_from_json((*t)[set].value("units", json::object()).value(measure, json()),
-                                         fmt::format("{} {} {} test result", m, measure, set)),
-                100.0);
+          if (const json* t = test_of(m)) ComparisonTable::set_interval(r, units_of(*t, m, measure, set), 100.0);
           if (!choice_.exact()) r.causes.push_back("data substitute (" + choice_.variant + ")");
           if (pcfg) r.causes.push_back("parser substitute (PCFG stand-in)");
         }
@@ -149,10 +150,7 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
     for (const char* measure : kMeasures)
       for (const char* set : kTestSets) {
         if (!ta || !tb) continue;
-        const auto where = [&](const std::string& m) { return fmt::format("{} {} {} test result", m, measure, set); };
-        const stats::UnitSample a = unit_sample_from_json((*ta)[set].value("units", json::object()).value(measure, json()), where(above));
-        const stats::UnitSample b = unit_sample_from_json((*tb)[set].value("units", json::object()).value(measure, json()), where(below));
-        const auto d = paired_evidence(a, b, 100.0);
+        const auto d = paired_evidence(units_of(*ta, above, measure, set), units_of(*tb, below, measure, set), 100.0);
         if (!d) continue;  // evalb skipping different sentences: not paired
         json entry = d->json;
         entry["measure"] = measure;
