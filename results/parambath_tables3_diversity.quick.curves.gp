@@ -1,4 +1,4 @@
-# Relevance-diversity curves (Parambath thesis Figures 3.2-3.3 on MovieLens 100K), written by mpg run:
+# Relevance-diversity curves (Parambath thesis Figures 3.2 and 3.4 on MovieLens 100K), written by mpg run:
 # run from results/ (`gnuplot <this file>`); reads the CSV beside it and writes the PNG of the same stem.
 stem = ARG0[1:strlen(ARG0) - 3]
 set datafile separator ','

@@ -108,3 +108,50 @@ TEST_CASE("Unit samples: bad shapes are refused, mean and sd", "[bootstrap]") {
   CHECK(m.sd == Approx(std::sqrt(5.0 / 3.0)));
   CHECK(mean_sd({7}).sd == 0.0);
 }
+
+TEST_CASE("Stratified bootstrap: one stratum is the plain bootstrap, strata are redrawn within themselves",
+          "[bootstrap]") {
+  // One stratum of distinct sorted rows: the same draws (seed 57) as the plain bootstrap of those rows.
+  const std::vector<std::vector<double>> rows = {{0.0}, {0.25}, {0.5}, {1.0}, {2.0}};
+  const auto mean = [&](const std::vector<std::vector<long>>& w) { return measure_of(UnitMeasure::mean, rows, w[0]); };
+  const Interval plain = bootstrap_interval(per_unit("user", UnitMeasure::mean, rows));
+  const std::vector<Interval> one = stratified_bootstrap_intervals({5}, {mean});
+  CHECK(one.at(0).low == plain.low);
+  CHECK(one.at(0).high == plain.high);
+  // Two strata, the statistic the mean of their means. Stratum 0 holds one unit (always drawn),
+  // stratum 1 two units 0 and 1 (resampled means 0, ½, 1 with probabilities ¼, ½, ¼): the average
+  // is (3 + m)/2 ∈ {1.5, 1.75, 2}, and the 2.5 % and 97.5 % entries of 1,000 draws are 1.5 and 2.
+  const auto two = [](const std::vector<std::vector<long>>& w) {
+    return (3.0 + static_cast<double>(w[1][1]) / 2.0) / 2.0;  // unit 0 of stratum 1 adds 0
+  };
+  // A second statistic on the same draws: stratum 0's draw count never moves.
+  const auto count0 = [](const std::vector<std::vector<long>>& w) { return static_cast<double>(w[0][0]); };
+  const std::vector<Interval> both = stratified_bootstrap_intervals({1, 2}, {two, count0});
+  CHECK(both.at(0).low == 1.5);
+  CHECK(both.at(0).high == 2.0);
+  CHECK(both.at(1).low == 1.0);
+  CHECK(both.at(1).high == 1.0);
+  // Each statistic's interval is the one it gets alone.
+  CHECK(stratified_bootstrap_intervals({1, 2}, {two}).at(0).low == both.at(0).low);
+  CHECK_THROWS_AS(stratified_bootstrap_intervals({}, {two}), std::invalid_argument);
+  CHECK_THROWS_AS(stratified_bootstrap_intervals({3, 0}, {two}), std::invalid_argument);
+}
+
+TEST_CASE("Stratified bootstrap: a union's interval is centred on its value when asked", "[bootstrap]") {
+  // Four units each covering its own item: the union's share of 4 items is 1 on the sample, and a
+  // resample of 4 draws covers 1, 2, 3 or 4 distinct items (chances 4/256, 84/256, 144/256,
+  // 24/256), so the plain percentile interval is [2/4, 1] with median 3/4, at or below the value;
+  // centred, it moves up by 1 − 3/4.
+  const auto union_share = [](const std::vector<std::vector<long>>& w) {
+    double covered = 0;
+    for (long x : w[0]) covered += x > 0 ? 1 : 0;
+    return covered / 4.0;
+  };
+  const Interval plain = stratified_bootstrap_intervals({4}, {union_share}).at(0);
+  CHECK(plain.low == 0.5);
+  CHECK(plain.high == 1.0);
+  const Interval centred = stratified_bootstrap_intervals({4}, {union_share}, {}, {true}).at(0);
+  CHECK(centred.low == 0.75);
+  CHECK(centred.high == 1.25);
+  CHECK_THROWS_AS(stratified_bootstrap_intervals({4}, {union_share}, {}, {true, false}), std::invalid_argument);
+}

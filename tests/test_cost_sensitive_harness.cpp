@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
@@ -173,6 +174,19 @@ TEST_CASE("A cost-sensitive run on synthetic data: every table, deterministic, r
   for (const auto& row : out["rows"]) {
     CHECK(row["ours"].get<double>() >= 0.0);
     CHECK(row["ours"].get<double>() <= 100.0);
+  }
+  // The thesis averages splits: a row's 95 % interval is the bootstrap of that mean over its
+  // splits. With SYN's two splits a and b the resampled means are a, (a + b)/2 and b (chances ¼,
+  // ½, ¼), so the interval is [min, max], whose width is √2 × the sd over the splits.
+  REQUIRE(out["comparison"].size() == 42);  // SYN's rows (Galaxy's are under "substitute")
+  for (const auto& row : out["comparison"]) {
+    CAPTURE(row.dump());
+    CHECK(row["interval_unit"] == "split");
+    CHECK(row["splits"] == 2);
+    CHECK(row["interval"][0].get<double>() <= row["ours"].get<double>());
+    CHECK(row["ours"].get<double>() <= row["interval"][1].get<double>());
+    CHECK(row["interval"][1].get<double>() - row["interval"][0].get<double>() ==
+          Approx(std::sqrt(2.0) * row["sd"].get<double>()).margin(1e-9));
   }
   const json& attributes = out["attributes"];
   REQUIRE(attributes.size() == 2);  // data sets in label order

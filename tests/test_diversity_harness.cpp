@@ -47,7 +47,9 @@ nlohmann::json tiny_spec() {
     "claims": ["sdr_limit_degrades", "sdr_gamma"],
     "published": {
       "tables": {"3.1+3.2": {"users": "all", "k": 10, "columns": ["MOD", "SDR_0.1", "SDR_0"],
-                             "rows": {"dcg": [31.33, 34.86, 24.42]}}},
+                             "rows": {"dcg": [31.33, 34.86, 24.42], "genre_coverage": [71.2, 74.1, 70.9],
+                                      "intra_list_distance": [21.0, 22.5, 20.1], "catalog_coverage": [10.2, 12.0, 9.1],
+                                      "stratified_recall": [8.1, 9.0, 6.2], "precision": [15.0, 16.2, 11.9]}}},
       "significance": {"k": 10, "metrics": ["dcg"],
                        "treatments": [{"name": "MMR", "candidates": ["MMR_0.1"]}, {"name": "MOD", "candidates": ["MOD"]},
                                       {"name": "SDR", "candidates": ["SDR_0.1"]}],
@@ -167,12 +169,12 @@ TEST_CASE("A relevance-diversity run on synthetic MovieLens: tables, curves, cac
   // 2 similarities x 2 repetitions x 6 methods; no test phase.
   CHECK(first.cells == 24);
   CHECK(first.cached_cells == 0);
-  // 1 published ordering row, 1 claim (sdr_gamma needs columns the spec does not run), 1 Friedman
-  // and 3 Nemenyi decisions.
-  CHECK(first.published_cells == 6);
+  // 6 published ordering rows (one per measure), 1 claim (sdr_gamma needs columns the spec does not
+  // run), 1 Friedman and 3 Nemenyi decisions, and the 18 published values (3 columns x 6 measures).
+  CHECK(first.published_cells == 29);
   REQUIRE(first.result_files.size() == 5);
   const std::string table = mpg::read_file(first.result_files[0]);
-  CHECK_THAT(table, Contains("MovieLens 100K (the thesis uses MovieLens 1M") &&
+  CHECK_THAT(table, Contains("MovieLens 100K, the thesis's data") &&
                         Contains("## Tables 3.1+3.2 (all users, top 10, cosine similarity)") &&
                         Contains("| `sdr_limit_degrades` |") && Contains("| `sdr_gamma` |") &&
                         Contains("## Tables 3.17–3.19") && Contains("| SDR vs MOD |") &&
@@ -182,8 +184,18 @@ TEST_CASE("A relevance-diversity run on synthetic MovieLens: tables, curves, cac
   CHECK(json["claims"][0]["claim"] == "sdr_gamma");  // in the family's order of claims
   CHECK(json["claims"][0]["holds"].is_null());        // needs SDR_0.5 and SDR_0.8: not run
   CHECK(json["claims"][1]["holds"].is_boolean());
-  CHECK(json["orderings"].size() == 1);
+  CHECK(json["orderings"].size() == 6);
   CHECK(json["significance"]["all"]["dcg"]["treatments"] == nlohmann::json::array({"MMR_0.1", "MOD", "SDR_0.1"}));
+  // Every compared value has a 95 % interval over users that holds it (issue 57); the tables
+  // check that each value's per-user statistics give it back, for all six measures.
+  REQUIRE(json["comparison"].size() == 18);
+  for (const auto& row : json["comparison"]) {
+    CAPTURE(row.dump());
+    CHECK(row["interval_unit"] == "user");
+    CHECK(row["interval"][0].get<double>() <= row["ours"].get<double>());
+    CHECK(row["ours"].get<double>() <= row["interval"][1].get<double>());
+    CHECK(row["interval"][0].get<double>() < row["interval"][1].get<double>());
+  }
   const std::string curves = mpg::read_file(first.result_files[3]);
   CHECK_THAT(curves, Contains("similarity,users,method,k,dcg,genre_coverage,intra_list_distance\n") &&
                          Contains("cosine,all,SDR_0.1,20,") && Contains("cosine,eclectic,MOD,10,"));
@@ -200,6 +212,7 @@ TEST_CASE("A relevance-diversity run on synthetic MovieLens: tables, curves, cac
 TEST_CASE("Relevance-diversity tables: the same with 1 and 2 threads and with the rating lines permuted",
           "[diversity_harness]") {
   std::string csv, curves;
+  nlohmann::json comparison;  // with the intervals
   for (const bool shuffle : {false, true})
     for (const int threads : {1, 2}) {
       TempDir dir;
@@ -211,8 +224,10 @@ TEST_CASE("Relevance-diversity tables: the same with 1 and 2 threads and with th
       if (csv.empty()) {
         csv = mpg::read_file(run.result_files[1]);
         curves = mpg::read_file(run.result_files[3]);
+        comparison = nlohmann::json::parse(mpg::read_file(run.result_files[2]))["comparison"];
         continue;
       }
+      CHECK(nlohmann::json::parse(mpg::read_file(run.result_files[2]))["comparison"] == comparison);
       CHECK(mpg::read_file(run.result_files[1]) == csv);
       CHECK(mpg::read_file(run.result_files[3]) == curves);
     }

@@ -1,8 +1,9 @@
-// Tests of the MovieLens 100K reader (lib/data/movielens): small files written here, every error
+// Tests of the MovieLens 100K and 1M readers (lib/data/movielens): small files written here, every error
 // naming file and line, independence from line order, and the shared ml-100k files against the
 // registry's sha256 and the counts of its README when they are present.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include "lib/base/sha256.hpp"
 #include "lib/data/movielens.hpp"
 #include "lib/diversity/protocol.hpp"
+#include "tests/shared_data.hpp"
 #include "tests/skip.hpp"
 #include "tests/temp_dir.hpp"
 
@@ -159,4 +161,127 @@ TEST_CASE("Shared MovieLens 100K: registry sha256 and the README's counts", "[mo
   CHECK(holdout_split(ratings, holdout).test.size() == 3000);  // 3 % of all ratings (the thesis text)
   holdout.per_user = true;
   CHECK(holdout_split(ratings, holdout).test.size() == 3049);  // round(3 % of n_u) per user
+}
+
+namespace {
+
+// MovieLens 1M layout: "::" separators; movie 5 is listed but never rated (not in the catalog).
+const char* kMovies1m =
+    "7::Caf\xe9 (1990)::Drama|Romance\n"
+    "2::Jumanji (1995)::Adventure|Children's|Fantasy\n"
+    "5::Unrated (1999)::Comedy\n";
+const char* kUsers1m = "2::F::1::10::48067\n1::M::56::16::70072\n";
+const char* kRatings1m = "2::7::4\n1::2::1\n1::7::5::978300760\n";
+
+struct Files1m {
+  TempDir dir{"movielens1m"};
+  mpg::MovieLens1mPaths paths;
+  Files1m(const std::string& movies = kMovies1m, const std::string& users = kUsers1m,
+          const std::string& ratings = kRatings1m) {
+    paths.movies = dir.write("movies.dat", movies);
+    paths.users = dir.write("users.dat", users);
+    paths.ratings = dir.write("ratings.dat", ratings);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("MovieLens 1M files: rated movies renumbered in MovieID order, genres by name", "[movielens]") {
+  const Files1m files;
+  const mpg::MovieLensData data = mpg::read_movielens_1m(files.paths);
+  CHECK(data.genre_names == mpg::kMovieLens1mGenres);
+  REQUIRE(data.items.size() == 2);  // movie 5 has no rating
+  CHECK(data.items[0].id == 1);
+  CHECK(data.items[0].source_id == 2);
+  CHECK(data.items[0].title == "Jumanji (1995)");
+  CHECK(data.items[0].genres == ((1u << 1) | (1u << 3) | (1u << 8)));  // Adventure, Children's, Fantasy
+  CHECK(data.items[1].source_id == 7);
+  CHECK(data.items[1].title == "Caf\xc3\xa9 (1990)");
+  CHECK(data.items[1].genres == ((1u << 7) | (1u << 13)));  // Drama, Romance
+  REQUIRE(data.users.size() == 2);
+  CHECK(data.users[1].gender == 'F');
+  CHECK(data.users[1].occupation == "10");
+  REQUIRE(data.ratings.size() == 3);  // sorted by (user, item), items renumbered
+  CHECK(data.ratings[0].user == 1);
+  CHECK(data.ratings[0].item == 1);
+  CHECK(data.ratings[0].rating == 1);
+  CHECK(data.ratings[1].item == 2);
+  CHECK(data.ratings[1].timestamp == 978300760);
+  CHECK(data.ratings[2].user == 2);
+  CHECK(data.ratings[2].item == 2);
+  // The order of the lines does not matter.
+  const Files1m permuted("5::Unrated (1999)::Comedy\n2::Jumanji (1995)::Adventure|Children's|Fantasy\n"
+                         "7::Caf\xe9 (1990)::Drama|Romance\n",
+                         kUsers1m, "1::7::5::978300760\n2::7::4\n1::2::1\n");
+  const mpg::MovieLensData again = mpg::read_movielens_1m(permuted.paths);
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(again.ratings[i].user == data.ratings[i].user);
+    CHECK(again.ratings[i].item == data.ratings[i].item);
+    CHECK(again.ratings[i].rating == data.ratings[i].rating);
+  }
+}
+
+TEST_CASE("MovieLens 1M files: malformed lines are errors naming file and line", "[movielens]") {
+  struct Case {
+    std::string movies = kMovies1m, users = kUsers1m, ratings = kRatings1m;
+    std::string file, where, what;
+  };
+  const std::vector<Case> cases = {
+      {.ratings = "1::2\n", .file = "ratings.dat", .where = ":1:", .what = "expected 3 or 4 fields"},
+      {.ratings = "1::2::5\n1::7::0\n", .file = "ratings.dat", .where = ":2:", .what = "rating is 0, outside 1..5"},
+      {.ratings = "1::-2::5\n", .file = "ratings.dat", .where = ":1:", .what = "movie id is -2, outside"},
+      {.ratings = "x::2::5\n", .file = "ratings.dat", .where = ":1:", .what = "user id is not an integer"},
+      {.ratings = "1::2::5\n1::2::4\n", .file = "ratings.dat", .where = ":2:", .what = "user 1 rates item 2 twice"},
+      {.ratings = "1::3::5\n", .file = "ratings.dat", .where = ":1:", .what = "movie id 3 is not in"},
+      {.ratings = "3::2::5\n", .file = "ratings.dat", .where = ":1:", .what = "user id is 3, outside 1..2"},
+      {.movies = "2::A::Drama\n2::B::Drama\n", .file = "movies.dat", .where = ":2:", .what = "movie id 2 appears twice"},
+      {.movies = "2::A::Drama|Opera\n", .file = "movies.dat", .where = ":1:", .what = "unknown genre \"Opera\""},
+      {.movies = "2::A\n", .file = "movies.dat", .where = ":1:", .what = "expected 3 fields"},
+      {.users = "1::X::1::1::1\n2::M::1::1::1\n", .file = "users.dat", .where = ":1:", .what = "gender is \"X\""},
+  };
+  for (const Case& c : cases) {
+    const Files1m files(c.movies, c.users, c.ratings);
+    const std::string message = mpg::testing::input_error_of([&] { mpg::read_movielens_1m(files.paths); });
+    CAPTURE(c.what, message);
+    CHECK_THAT(message, Contains(files.dir.file(c.file) + c.where) && Contains(c.what));
+  }
+}
+
+TEST_CASE("Shared MovieLens 1M: registry sha256 and the published counts", "[movielens_shared]") {
+  const std::string dir = data_directory();
+  const auto registry = nlohmann::json::parse(mpg::read_file(std::string(MPG_SOURCE_DIR) + "/datasets/registry.json"));
+  REQUIRE(registry.contains("movielens1m"));
+  const auto& files = registry["movielens1m"]["variants"]["ml1m"];
+  if (!std::filesystem::exists(dir + "/" + files["ratings"]["file"].get<std::string>())) {
+    MPG_SKIP("no MovieLens 1M under " << dir << " (set MPG_DATA_DIR)");
+  }
+  mpg::MovieLens1mPaths paths;
+  for (auto [part, target] : {std::pair{"ratings", &paths.ratings}, std::pair{"items", &paths.movies},
+                              std::pair{"users", &paths.users}}) {
+    *target = dir + "/" + files[part]["file"].get<std::string>();
+    CAPTURE(part);
+    CHECK(mpg::sha256_hex(mpg::read_file(*target)) == files[part]["sha256"].get<std::string>());
+  }
+  const mpg::MovieLensData data = mpg::read_movielens_1m(paths);
+  CHECK(data.ratings.size() == 1000209);
+  CHECK(data.users.size() == 6040);
+  CHECK(data.items.size() == 3706);
+  int per_rating[6] = {0, 0, 0, 0, 0, 0};
+  std::vector<int> per_user(6041, 0), per_item(3707, 0);
+  for (const auto& r : data.ratings) {
+    ++per_rating[r.rating];
+    ++per_user[static_cast<std::size_t>(r.user)];
+    ++per_item[static_cast<std::size_t>(r.item)];
+  }
+  CHECK(per_rating[1] == 56174);
+  CHECK(per_rating[2] == 107557);
+  CHECK(per_rating[3] == 261197);
+  CHECK(per_rating[4] == 348971);
+  CHECK(per_rating[5] == 226310);
+  CHECK(per_user[1] == 53);
+  CHECK(*std::min_element(per_user.begin() + 1, per_user.end()) >= 20);
+  const auto most = std::max_element(per_item.begin(), per_item.end());
+  CHECK(*most == 3428);
+  CHECK(data.items[static_cast<std::size_t>(most - per_item.begin() - 1)].source_id == 2858);
+  CHECK(mpg::diversity::item_genres(data).names.size() == 18);
 }

@@ -1,4 +1,4 @@
-// MovieLens 100K reader: one pass per file over its lines, fields split on the file's separator
+// MovieLens 100K and 1M readers: one pass per file over its lines, fields split on the file's separator
 // and parsed with std::from_chars; every rejection names the file and line.
 #include "lib/data/movielens.hpp"
 
@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <limits>
+#include <map>
 #include <string_view>
 #include <system_error>
 
@@ -41,6 +42,17 @@ std::vector<std::string_view> split(std::string_view line, char separator) {
     fields.push_back(line.substr(0, at));
     if (at == std::string_view::npos) return fields;
     line.remove_prefix(at + 1);
+  }
+}
+
+// Fields separated by a multi-character separator ("::" in MovieLens 1M).
+std::vector<std::string_view> split(std::string_view line, std::string_view separator) {
+  std::vector<std::string_view> fields;
+  for (;;) {
+    const auto at = line.find(separator);
+    fields.push_back(line.substr(0, at));
+    if (at == std::string_view::npos) return fields;
+    line.remove_prefix(at + separator.size());
   }
 }
 
@@ -124,6 +136,26 @@ void sort_and_check_ids(std::vector<Record>& records, std::vector<long>& lines, 
   records = std::move(sorted);
 }
 
+// Ratings sorted by (user, item); a repeated (user, item) pair is an error naming its line.
+std::vector<MovieLensRating> sorted_ratings(const std::vector<MovieLensRating>& ratings, const std::vector<long>& lines,
+                                            const std::string& path) {
+  std::vector<std::size_t> order(ratings.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const auto& x = ratings[a];
+    const auto& y = ratings[b];
+    return x.user != y.user ? x.user < y.user : x.item != y.item ? x.item < y.item : a < b;
+  });
+  std::vector<MovieLensRating> sorted;
+  sorted.reserve(ratings.size());
+  for (const std::size_t i : order) {
+    if (!sorted.empty() && sorted.back().user == ratings[i].user && sorted.back().item == ratings[i].item)
+      throw InputError(path, lines[i], fmt::format("user {} rates item {} twice", ratings[i].user, ratings[i].item));
+    sorted.push_back(ratings[i]);
+  }
+  return sorted;
+}
+
 }  // namespace
 
 std::vector<std::string> read_movielens_genres(const std::string& path) {
@@ -152,6 +184,7 @@ std::vector<MovieLensItem> read_movielens_items(const std::string& path, std::si
                         fmt::format("id|title|release|video release|URL and {} genre flags", genre_count));
     MovieLensItem item;
     item.id = parse.integer(fields[0], "item id", 1, std::numeric_limits<int>::max());
+    item.source_id = item.id;
     item.title = latin1_to_utf8(fields[1]);
     item.release_date = std::string(fields[2]);
     for (std::size_t g = 0; g < genre_count; ++g) {
@@ -192,21 +225,7 @@ std::vector<MovieLensRating> read_movielens_ratings(const std::string& path, int
     rating.timestamp = parse.integer(fields[3], "timestamp", 0L, std::numeric_limits<long>::max());
     return rating;
   });
-  std::vector<std::size_t> order(ratings.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const auto& x = ratings[a];
-    const auto& y = ratings[b];
-    return x.user != y.user ? x.user < y.user : x.item != y.item ? x.item < y.item : a < b;
-  });
-  std::vector<MovieLensRating> sorted;
-  sorted.reserve(ratings.size());
-  for (const std::size_t i : order) {
-    if (!sorted.empty() && sorted.back().user == ratings[i].user && sorted.back().item == ratings[i].item)
-      throw InputError(path, lines[i], fmt::format("user {} rates item {} twice", ratings[i].user, ratings[i].item));
-    sorted.push_back(ratings[i]);
-  }
-  return sorted;
+  return sorted_ratings(ratings, lines, path);
 }
 
 MovieLensData read_movielens(const MovieLensPaths& paths) {
@@ -218,6 +237,76 @@ MovieLensData read_movielens(const MovieLensPaths& paths) {
   data.ratings = read_movielens_ratings(
       paths.ratings, data.users.empty() ? std::numeric_limits<int>::max() : static_cast<int>(data.users.size()),
       static_cast<int>(data.items.size()));
+  return data;
+}
+
+const std::vector<std::string> kMovieLens1mGenres = {
+    "Action", "Adventure", "Animation", "Children's", "Comedy",   "Crime",   "Documentary", "Drama",   "Fantasy",
+    "Film-Noir", "Horror", "Musical", "Mystery", "Romance", "Sci-Fi", "Thriller", "War",          "Western"};
+
+MovieLensData read_movielens_1m(const MovieLens1mPaths& paths) {
+  MovieLensData data;
+  data.genre_names = kMovieLens1mGenres;
+  auto [movies, movie_lines] =
+      parse_records<MovieLensItem>(paths.movies, "movies", [&](const LineParser& parse, std::string_view content) {
+        const auto fields = split(content, std::string_view("::"));
+        parse.expect_fields(fields, 3, "MovieID::Title::Genres");
+        MovieLensItem item;
+        item.id = item.source_id = parse.integer(fields[0], "movie id", 1, std::numeric_limits<int>::max());
+        item.title = latin1_to_utf8(fields[1]);
+        for (const std::string_view name : split(fields[2], '|')) {
+          const auto g = std::find(kMovieLens1mGenres.begin(), kMovieLens1mGenres.end(), name);
+          if (g == kMovieLens1mGenres.end()) parse.fail(fmt::format("unknown genre {}", excerpt(name)));
+          item.genres |= std::uint32_t{1} << (g - kMovieLens1mGenres.begin());
+        }
+        return item;
+      });
+  std::map<int, std::size_t> movie_of;  // MovieID -> position in `movies`
+  for (std::size_t i = 0; i < movies.size(); ++i)
+    if (!movie_of.emplace(movies[i].id, i).second)
+      throw InputError(paths.movies, movie_lines[i], fmt::format("movie id {} appears twice", movies[i].id));
+  if (!paths.users.empty()) {
+    auto [users, user_lines] =
+        parse_records<MovieLensUser>(paths.users, "users", [](const LineParser& parse, std::string_view content) {
+          const auto fields = split(content, std::string_view("::"));
+          parse.expect_fields(fields, 5, "UserID::Gender::Age::Occupation::Zip-code");
+          MovieLensUser user;
+          user.id = parse.integer(fields[0], "user id", 1, std::numeric_limits<int>::max());
+          if (fields[1] != "M" && fields[1] != "F") parse.fail(fmt::format("gender is {}, not M or F", excerpt(fields[1])));
+          user.gender = fields[1].front();
+          user.age = parse.integer(fields[2], "age", 0, 150);
+          user.occupation = std::to_string(parse.integer(fields[3], "occupation", 0, 1000));
+          user.zip = std::string(fields[4]);
+          return user;
+        });
+    sort_and_check_ids(users, user_lines, paths.users, "user");
+    data.users = std::move(users);
+  }
+  const int max_user = data.users.empty() ? std::numeric_limits<int>::max() : static_cast<int>(data.users.size());
+  auto [ratings, lines] =
+      parse_records<MovieLensRating>(paths.ratings, "ratings", [&](const LineParser& parse, std::string_view content) {
+        const auto fields = split(content, std::string_view("::"));
+        if (fields.size() != 3 && fields.size() != 4)
+          parse.fail(fmt::format("expected 3 or 4 fields (UserID::MovieID::Rating[::Timestamp]), got {}", fields.size()));
+        MovieLensRating rating;
+        rating.user = parse.integer(fields[0], "user id", 1, max_user);
+        rating.item = parse.integer(fields[1], "movie id", 1, std::numeric_limits<int>::max());
+        if (!movie_of.count(rating.item)) parse.fail(fmt::format("movie id {} is not in {}", rating.item, paths.movies));
+        rating.rating = parse.integer(fields[2], "rating", 1, 5);
+        if (fields.size() == 4) rating.timestamp = parse.integer(fields[3], "timestamp", 0L, std::numeric_limits<long>::max());
+        return rating;
+      });
+  // The catalog: the rated movies, renumbered 1..N in MovieID order.
+  std::map<int, int> item_of;
+  for (const MovieLensRating& r : ratings) item_of.emplace(r.item, 0);
+  for (auto& [movie, item] : item_of) {
+    item = static_cast<int>(data.items.size()) + 1;
+    data.items.push_back(movies[movie_of.at(movie)]);
+    data.items.back().id = item;
+  }
+  // Sorted (and checked for repeats) on MovieIDs; the renumbering keeps their order.
+  data.ratings = sorted_ratings(ratings, lines, paths.ratings);
+  for (MovieLensRating& r : data.ratings) r.item = item_of.at(r.item);
   return data;
 }
 

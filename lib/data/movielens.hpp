@@ -1,4 +1,4 @@
-// Reader of the MovieLens 100K files (GroupLens ml-100k; Harper and Konstan 2015):
+// Readers of the MovieLens 100K and 1M files (GroupLens ml-100k; Harper and Konstan 2015):
 //     u.data   user <tab> item <tab> rating <tab> timestamp          (ratings 1..5)
 //     u.item   id|title|release date|video release date|IMDb URL|g_0|...|g_{G-1}   (ISO-8859-1)
 //     u.genre  name|index                                             (index 0..G-1 in order)
@@ -28,6 +28,7 @@ struct MovieLensItem {
   std::string title;         // converted from ISO-8859-1 to UTF-8
   std::string release_date;  // as printed (may be empty)
   std::uint32_t genres = 0;  // bit g set <=> the item has genre g of the genre list
+  int source_id = 0;         // the id in the file (MovieLens 1M renumbers its rated movies 1..N)
 };
 
 struct MovieLensUser {
@@ -70,5 +71,23 @@ struct MovieLensPaths {
 // Reads the files and checks that they agree: every rating names a listed item (and, with
 // u.user, a listed user). Throws mpg::InputError naming the file and line otherwise.
 MovieLensData read_movielens(const MovieLensPaths& paths);
+
+// MovieLens 1M (GroupLens ml-1m), fields separated by "::":
+//     ratings.dat  UserID::MovieID::Rating[::Timestamp]   (the copy without timestamps has 3 fields)
+//     movies.dat   MovieID::Title::Genre|Genre|...         (ISO-8859-1; genres named as in kMovieLens1mGenres)
+//     users.dat    UserID::Gender::Age::Occupation::Zip-code
+// The catalog is the rated movies (ml-1m lists 3,883 movies, 3,706 of them rated; the thesis counts
+// 3,706): items are the movies with at least one rating, renumbered 1..N in MovieID order
+// (source_id keeps the MovieID). Users must be 1..N without gaps. A rating of a movie or user the
+// other files do not list, a repeated (user, movie) pair, a rating outside 1..5 or an id that is not
+// a positive integer is an mpg::InputError naming the file and line.
+extern const std::vector<std::string> kMovieLens1mGenres;  // the 18 genres of the ml-1m README, in its order
+
+struct MovieLens1mPaths {
+  std::string ratings;  // ratings.dat (or a .xz / .gz copy)
+  std::string movies;   // movies.dat
+  std::string users;    // users.dat; empty: not read
+};
+MovieLensData read_movielens_1m(const MovieLens1mPaths& paths);
 
 }  // namespace mpg

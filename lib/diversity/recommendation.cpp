@@ -85,41 +85,56 @@ double list_dcg(const std::vector<int>& list, const std::vector<std::pair<int, i
   return total;
 }
 
-RecommendationScores score_recommendations(const std::vector<int>& users, const std::vector<std::vector<int>>& lists,
-                                           const RecommendationTruth& truth, std::size_t k,
-                                           const RecommendationMetricOptions& options) {
+std::vector<UserScores> score_users(const std::vector<int>& users, const std::vector<std::vector<int>>& lists,
+                                    const RecommendationTruth& truth, std::size_t k,
+                                    const RecommendationMetricOptions& options) {
   if (users.size() != lists.size())
     throw Error(fmt::format("recommendation scores: {} users but {} lists", users.size(), lists.size()));
   if (k == 0) throw Error("recommendation scores: k must be >= 1");
-  RecommendationScores scores;
-  scores.users = static_cast<int>(users.size());
-  std::vector<bool> recommended_hit(truth.relevant_test_count.size(), false);
-  double coverage_sum = 0.0, ild_sum = 0.0, dcg_sum = 0.0, precision_sum = 0.0;
-  double recall_hit = 0.0, recall_all = 0.0;
   auto popularity_weight = [&](int item) {
     return std::pow(1.0 / truth.relevant_test_count[static_cast<std::size_t>(item)], options.beta);
   };
+  std::vector<UserScores> out(users.size());
   for (std::size_t a = 0; a < users.size(); ++a) {
     const auto u = static_cast<std::size_t>(users[a]);
     if (u >= truth.relevant_test.size()) throw Error(fmt::format("recommendation scores: unknown user {}", users[a]));
     const std::vector<int> list(lists[a].begin(), lists[a].begin() + static_cast<std::ptrdiff_t>(std::min(k, lists[a].size())));
     const auto& relevant = truth.relevant_test[u];
-    if (const auto coverage = genre_coverage(list, truth.liked_train[u], truth.item_genres))
-      coverage_sum += *coverage;
-    else
-      ++scores.users_without_genres;
-    ild_sum += intra_list_distance(list, truth.item_genres) / (options.ild_per_genre ? truth.genre_count : 1);
-    dcg_sum += list_dcg(list, relevant, options.dcg_gain);
-    int hits = 0;
+    UserScores& s = out[a];
+    s.genre_coverage = genre_coverage(list, truth.liked_train[u], truth.item_genres);
+    s.intra_list_distance = intra_list_distance(list, truth.item_genres) / (options.ild_per_genre ? truth.genre_count : 1);
+    s.dcg = list_dcg(list, relevant, options.dcg_gain);
     for (const int item : list) {
       if (relevant_rating_of(relevant, item) == 0) continue;
-      ++hits;
-      recommended_hit[static_cast<std::size_t>(item)] = true;
-      recall_hit += popularity_weight(item);
+      s.hits.push_back(item);
+      s.recall_hit += popularity_weight(item);
     }
-    for (const auto& [item, rating] : relevant) recall_all += popularity_weight(item);
-    precision_sum += static_cast<double>(hits) / static_cast<double>(k);
+    std::sort(s.hits.begin(), s.hits.end());
+    for (const auto& [item, rating] : relevant) s.recall_all += popularity_weight(item);
+    s.precision = static_cast<double>(s.hits.size()) / static_cast<double>(k);
   }
+  return out;
+}
+
+RecommendationScores aggregate_scores(const std::vector<UserScores>& users, std::size_t catalog_size) {
+  RecommendationScores scores;
+  scores.users = static_cast<int>(users.size());
+  double coverage_sum = 0.0, ild_sum = 0.0, dcg_sum = 0.0, precision_sum = 0.0, recall_hit = 0.0, recall_all = 0.0;
+  std::vector<int> recommended_hit;
+  for (const UserScores& s : users) {
+    if (s.genre_coverage)
+      coverage_sum += *s.genre_coverage;
+    else
+      ++scores.users_without_genres;
+    ild_sum += s.intra_list_distance;
+    dcg_sum += s.dcg;
+    precision_sum += s.precision;
+    recall_hit += s.recall_hit;
+    recall_all += s.recall_all;
+    recommended_hit.insert(recommended_hit.end(), s.hits.begin(), s.hits.end());
+  }
+  std::sort(recommended_hit.begin(), recommended_hit.end());
+  const auto distinct = std::unique(recommended_hit.begin(), recommended_hit.end()) - recommended_hit.begin();
   const double n = std::max(1, scores.users);
   const int with_genres = scores.users - scores.users_without_genres;
   scores.genre_coverage = with_genres > 0 ? coverage_sum / with_genres : 0.0;
@@ -127,10 +142,14 @@ RecommendationScores score_recommendations(const std::vector<int>& users, const 
   scores.dcg = dcg_sum / n;
   scores.precision = precision_sum / n;
   scores.stratified_recall = recall_all > 0.0 ? recall_hit / recall_all : 0.0;
-  if (truth.catalog_size > 0)
-    scores.catalog_coverage = static_cast<double>(std::count(recommended_hit.begin(), recommended_hit.end(), true)) /
-                              static_cast<double>(truth.catalog_size);
+  if (catalog_size > 0) scores.catalog_coverage = static_cast<double>(distinct) / static_cast<double>(catalog_size);
   return scores;
+}
+
+RecommendationScores score_recommendations(const std::vector<int>& users, const std::vector<std::vector<int>>& lists,
+                                           const RecommendationTruth& truth, std::size_t k,
+                                           const RecommendationMetricOptions& options) {
+  return aggregate_scores(score_users(users, lists, truth, k, options), truth.catalog_size);
 }
 
 }  // namespace mpg::diversity

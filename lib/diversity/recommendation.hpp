@@ -60,7 +60,23 @@ struct RecommendationScores {
   int users_without_genres = 0;     // left out of Genre Coverage (empty G(R_u+))
 };
 
+// One user's pieces of the measures above (list truncated to k): the tables' bootstrap units.
+struct UserScores {
+  std::optional<double> genre_coverage;  // none: G(R_u+) is empty
+  double intra_list_distance = 0.0, dcg = 0.0, precision = 0.0;
+  double recall_hit = 0.0, recall_all = 0.0;  // the user's terms of Stratified Recall's two sums
+  std::vector<int> hits;                      // S_u+ (sorted): Catalog Coverage's union
+};
+
 // Scores lists[a] as the list of users[a], each truncated to k.
+std::vector<UserScores> score_users(const std::vector<int>& users, const std::vector<std::vector<int>>& lists,
+                                    const RecommendationTruth& truth, std::size_t k,
+                                    const RecommendationMetricOptions& options = {});
+// The measures of a set of users' pieces: means over users (Genre Coverage over users with
+// genres), Stratified Recall as the ratio of the summed terms, Catalog Coverage from the union.
+RecommendationScores aggregate_scores(const std::vector<UserScores>& users, std::size_t catalog_size);
+
+// score_recommendations = aggregate_scores(score_users(...)).
 RecommendationScores score_recommendations(const std::vector<int>& users, const std::vector<std::vector<int>>& lists,
                                            const RecommendationTruth& truth, std::size_t k,
                                            const RecommendationMetricOptions& options = {});

@@ -178,6 +178,43 @@ Interval bootstrap_interval(const UnitSample& sample, const BootstrapOptions& op
   return percentile_interval(std::move(values), options.level);
 }
 
+std::vector<Interval> stratified_bootstrap_intervals(const std::vector<long>& units,
+                                                     const std::vector<ResampledStatistic>& statistics,
+                                                     const BootstrapOptions& options, const std::vector<bool>& centred) {
+  check_options(options);
+  if (units.empty()) throw std::invalid_argument("stratified bootstrap: no strata");
+  if (!centred.empty() && centred.size() != statistics.size())
+    throw std::invalid_argument("stratified bootstrap: one centred flag per statistic");
+  std::vector<Resampler> resamplers;
+  std::vector<std::vector<long>> weights;
+  for (std::size_t s = 0; s < units.size(); ++s) {
+    if (units[s] < 1) throw std::invalid_argument("stratified bootstrap: a stratum without units");
+    resamplers.emplace_back(std::vector<long>(static_cast<std::size_t>(units[s]), 1L), options.seed + s);
+    weights.emplace_back(static_cast<std::size_t>(units[s]), 0L);
+  }
+  std::vector<std::vector<double>> values(statistics.size());
+  for (auto& v : values) v.reserve(static_cast<std::size_t>(options.resamples));
+  for (int b = 0; b < options.resamples; ++b) {
+    for (std::size_t s = 0; s < units.size(); ++s) resamplers[s].draw(weights[s]);
+    for (std::size_t i = 0; i < statistics.size(); ++i) values[i].push_back(statistics[i](weights));
+  }
+  std::vector<Interval> out;
+  std::vector<std::vector<long>> ones;
+  for (long n : units) ones.emplace_back(static_cast<std::size_t>(n), 1L);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (centred.empty() || !centred[i]) {
+      out.push_back(percentile_interval(std::move(values[i]), options.level));
+      continue;
+    }
+    std::vector<double>& v = values[i];
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    const double shift = statistics[i](ones) - v[v.size() / 2];
+    const Interval raw = percentile_interval(std::move(v), options.level);
+    out.push_back({raw.low + shift, raw.high + shift});
+  }
+  return out;
+}
+
 PairedComparison paired_bootstrap(const UnitSample& a, const UnitSample& b, const BootstrapOptions& options) {
   a.check();
   b.check();

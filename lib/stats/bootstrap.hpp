@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,21 @@ struct Interval {
 
 // The percentile bootstrap interval of the sample's measure.
 Interval bootstrap_interval(const UnitSample& sample, const BootstrapOptions& options = {});
+
+// Statistics that are not functions of column sums (a union of sets) or that average strata with
+// their own units (the repetitions of a protocol, each with its own evaluated set): every resample
+// redraws each stratum's units within it — stratum s holds units[s] units, listed in an order that
+// does not depend on file order — and each statistic reads the draw counts weights[s][u]. All
+// statistics see the same resamples (stratum s draws from seed + s); each one's interval is the one
+// it would get alone. `centred[i]` shifts statistic i's interval by its value on the sample itself
+// (every weight 1) minus the resamples' median: for a statistic that resampling biases, such as the
+// size of a union over units (a resample holds only about 63 % of the distinct units), the interval
+// keeps the resampling spread around the estimate instead of lying below it.
+using ResampledStatistic = std::function<double(const std::vector<std::vector<long>>& weights)>;
+std::vector<Interval> stratified_bootstrap_intervals(const std::vector<long>& units,
+                                                     const std::vector<ResampledStatistic>& statistics,
+                                                     const BootstrapOptions& options = {},
+                                                     const std::vector<bool>& centred = {});
 
 // A paired comparison of two measures on the same units: `a` and `b` list the same units in the
 // same order, one row per unit (per_unit). Each resample draws units once and scores both.

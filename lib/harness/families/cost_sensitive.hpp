@@ -164,6 +164,7 @@ class CostSensitiveRun : public FamilyRun {
 // test F over splits under the spec's rule and under the other rule, and the sd over splits.
 struct VariantResult {
   double mean = 0.0, sd = 0.0, other_rule = 0.0;
+  std::vector<double> per_split;     // test F (%) of each split: the units of the row's interval
   std::vector<std::string> choices;  // per split (binary / C_min)
 };
 

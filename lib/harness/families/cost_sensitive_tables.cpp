@@ -103,6 +103,7 @@ Tables CostSensitiveRun::tables(const Outcome& outcome) const {
         if (ours.empty()) continue;
         result.mean = mean_of(ours);
         result.sd = sd_of(ours);
+        result.per_split = ours;
         result.other_rule = mean_of(theirs);
         results[r.table + "\n" + r.row][method][f_variant_name(variant)] = result;
       }
@@ -122,7 +123,10 @@ Tables CostSensitiveRun::tables(const Outcome& outcome) const {
       "**{}** ({}); the column `{}` gives the same cell under the other rule. \"-\": t = 1, score > 0; \"T\": t = 1, "
       "best validation threshold; \"CS\": every t, score > 0; \"CS&T\": every t, thresholded. Rows on substitute "
       "data (not the thesis' data, or Galaxy's chosen geometry) are marked *substitute* and are compared without a "
-      "tolerance; the others within ±{} F point.\n\n",
+      "tolerance; the others within ±{} F point. The 95 % interval of a row is the bootstrap of its mean over the splits "
+      "(1,000 resamples of the splits; the thesis averages splits, so a split is the unit: its validation choice and "
+      "its test F vary together; the test examples' own noise within a split is not in it, as the cells cache "
+      "confusion counts, not predictions).\n\n",
       rule_name,
       rule_ == FSelection::two_loop
           ? "Algorithms 1-4: per actual cost the model of minimum validation cost, then the best (thresholded) "
@@ -173,8 +177,14 @@ Tables CostSensitiveRun::tables(const Outcome& outcome) const {
         csv += fmt::format("{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}\n", t.id, row, method, variant, v.mean, v.sd,
                            v.other_rule, pub ? fmt::format("{:.1f}", *pub) : "", r.dataset->exact ? 0 : 1);
         const std::vector<std::string> ids = {t.id, row, method, variant};
+        // The thesis averages splits: the interval is the percentile bootstrap of that mean over
+        // the splits (a split is the unit; its selection and its test F are redrawn together).
+        std::vector<std::vector<double>> split_rows;
+        for (double f : v.per_split) split_rows.push_back({f});
+        const stats::UnitSample splits = stats::per_unit("split", stats::UnitMeasure::mean, split_rows);
         if (r.dataset->exact) {
           ComparisonTable::Row& cmp = exact.add(ids, v.mean, pub);
+          ComparisonTable::set_interval(cmp, splits);
           cmp.extra = {{"sd", v.sd}, {other_name, v.other_rule}, {"splits", r.dataset->splits.size()}};
           const MethodTotals& tot = totals[{r.dataset->label, method}];
           if (tot.not_converged > 0)
@@ -184,6 +194,7 @@ Tables CostSensitiveRun::tables(const Outcome& outcome) const {
           // The thesis' number is of other data: the delta is shown, counted apart (Standing::substitute).
           ComparisonTable::Row& cmp = substitute.add(ids, v.mean, pub);
           cmp.standing = Standing::substitute;
+          ComparisonTable::set_interval(cmp, splits);
           cmp.extra = {{"sd", v.sd}, {other_name, v.other_rule}, {"splits", r.dataset->splits.size()}};
         }
         rows_json.push_back({{"table", t.id}, {"row", row}, {"method", method}, {"variant", variant},

@@ -34,11 +34,25 @@ const std::vector<std::pair<std::string, std::string>> kMeasures = {
     {"genre_coverage", "Genre Coverage"},       {"intra_list_distance", "ILD"}, {"catalog_coverage", "Catalog Coverage"},
     {"stratified_recall", "Stratified Recall"}, {"dcg", "DCG"},                 {"precision", "Precision@k"}};
 const char* const kPopulations[] = {"all", "eclectic"};
-const char* const kDataNote =
-    "MovieLens 100K (the thesis uses MovieLens 1M and Yahoo! Movies, neither available here); the thesis's DCG and "
-    "Precision tables are mutually inconsistent (digest §3.9): compare orderings and claims, not values.";
+// What the tables say of the data: the thesis's MovieLens 1M, or MovieLens 100K in its place.
+std::string data_note(const std::string& name, bool thesis_data);
+// "MovieLens 1M" or "MovieLens 100K" (by the registry format).
+std::string data_name(const RegistryChoice& choice);
 
 json scores_json(const dv::RecommendationScores& s);
+
+// A cell's per-user pieces of the measures at one k (dv::UserScores, one entry per evaluated
+// user in the cell's user order): what the tables' bootstrap intervals resample.
+struct UserUnits {
+  std::vector<int> users;
+  std::vector<char> eclectic;
+  std::vector<double> has_genres, genre_coverage, intra_list_distance, dcg, precision, recall_hit, recall_all;
+  std::vector<std::vector<int>> hits;
+};
+json user_units_json(const std::vector<int>& users, const std::vector<dv::UserScores>& scores,
+                     const std::vector<char>& eclectic_user);
+// Throws mpg::Error naming `where` when the entry has none (a cell cached before they existed).
+UserUnits user_units_from_json(const json& value, const std::string& where);
 
 // ---- Methods and protocol parameters -----------------------------------------------------------
 
@@ -116,6 +130,7 @@ class DiversityRun : public FamilyRun {
   std::vector<int> eclectic_users_;  // on all ratings: the same users in every repetition
   std::vector<std::size_t> ks_, conv_ks_, als_ks_;
   std::vector<std::string> similarities_;
+  std::string data_name_;  // "MovieLens 1M" or "MovieLens 100K"
   mutable std::map<std::string, std::vector<std::unique_ptr<LazyRepetition>>> repetitions_;
   std::vector<Cell> cells_;
   std::vector<CellPlan> plans_;
@@ -137,6 +152,25 @@ using Values =
 using Lookup = std::function<std::optional<double>(const At&, const std::string& label, const std::string& measure)>;
 
 std::optional<double> mean_value(const Values& values, const At& at, const std::string& label, const std::string& measure);
+
+// Every cell's per-user statistics: [similarity][repetition][label][k].
+using Units = std::map<std::string, std::map<int, std::map<std::string, std::map<std::size_t, UserUnits>>>>;
+
+// One published cell whose value gets an interval: where it is, whose column, which measure.
+struct IntervalRequest {
+  At at;
+  std::string label, measure;
+  double value = 0;  // ours: the mean over the repetitions (the units must give it back)
+};
+// The 95 % bootstrap intervals of the requested values: each is a mean over the repetitions of a
+// measure of the evaluated users, so every repetition's users are resampled within it (its own
+// stratum) and the measure recomputed — Genre Coverage as Σ coverage / Σ users with genres,
+// Stratified Recall as Σ hit terms / Σ all terms, Catalog Coverage from the union of the drawn
+// users' relevant hits (its interval centred on the value: a resample holds about 63 % of the
+// distinct users, so its unions are smaller). Throws mpg::Error where the units do not give back
+// a value.
+std::vector<stats::Interval> user_intervals(const Units& units, std::size_t catalog_size,
+                                            const std::vector<IntervalRequest>& requests);
 
 // A claim of the thesis (§3.11) as a rule over a table's numbers: true/false, or nullopt when a
 // number it needs is missing; `detail` receives the numbers it looked at.
