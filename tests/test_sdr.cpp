@@ -276,3 +276,24 @@ TEST_CASE("Coverage problems reject impossible parameters", "[sdr]") {
   CHECK_THROWS_AS(make_coverage_problem(w * 3.0, v, {0, 1, 2}, 0.5), mpg::Error);
   CHECK_THROWS_AS(sdr_relaxed(make_coverage_problem(w, v, {0, 1, 2}, 0.0), {}), mpg::Error);
 }
+
+TEST_CASE("The saturated-cover cache changes nothing: the same lists and bit-identical gains", "[sdr]") {
+  std::mt19937_64 rng(12);
+  for (const double gamma : kGammas)
+    for (int trial = 0; trial < 20; ++trial) {
+      CoverageProblem problem = random_problem(rng, 1 + trial % 9, 30 + trial, gamma, 0.4, trial % 2 == 1);
+      const std::size_t k = 1 + static_cast<std::size_t>(trial) % 20;
+      for (const bool lazy : {false, true}) {
+        CoverageProblem cached = problem;
+        cached.saturated = mpg::diversity::saturated_cover(problem.cover, gamma);
+        const auto without = sdr_greedy(problem, {.k = k, .lazy = lazy});
+        const auto with = sdr_greedy(cached, {.k = k, .lazy = lazy});
+        CAPTURE(gamma, trial, lazy);
+        CHECK(with.items == without.items);
+        CHECK(with.gains == without.gains);
+      }
+    }
+  CoverageProblem wrong = random_problem(rng, 3, 5, 0.5);
+  wrong.saturated = Eigen::MatrixXd::Ones(2, 5);
+  CHECK_THROWS_AS(sdr_greedy(wrong, {.k = 2}), mpg::Error);
+}

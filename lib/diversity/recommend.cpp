@@ -117,10 +117,12 @@ Recommendations recommend(const DiversitySplit& split, const std::vector<int>& u
     throw Error(fmt::format("recommend: lambda = {} is outside [0, 1]", options.lambda));
 
   // f^{-1}(W) for all item pairs, once per call (SDR's per-user problems are blocks of it).
-  Eigen::MatrixXd cover;
+  Eigen::MatrixXd cover, saturated;
   if (coverage_method)
     cover = options.gamma > 0.0 && options.gamma < 1.0 ? split.similarity.array().pow(1.0 / options.gamma).matrix()
                                                         : split.similarity;
+  // f(cover) once per call for the greedy: its gains on uncovered profile items read it.
+  if (options.method == DiversityMethod::sdr) saturated = saturated_cover(cover, options.gamma);
 
   Recommendations out;
   out.users = users;
@@ -137,6 +139,7 @@ Recommendations recommend(const DiversitySplit& split, const std::vector<int>& u
         CoverageProblem problem;
         problem.gamma = options.gamma;
         problem.cover = gather(cover, view.profile_items, view.candidates);
+        if (saturated.size() > 0) problem.saturated = gather(saturated, view.profile_items, view.candidates);
         problem.utility = Eigen::Map<const Eigen::VectorXd>(view.profile_ratings.data(),
                                                             static_cast<Eigen::Index>(view.profile_ratings.size()));
         problem.candidates = view.candidates;

@@ -58,11 +58,16 @@ class CoverageState {
         for (Eigen::Index r = 0; r < m; ++r)
           if (cover[r] > sum_[r]) total += v[r] * (cover[r] - sum_[r]);
         break;
-      case Saturation::power:
+      case Saturation::power: {
+        const double* cached = problem_.saturated.size() > 0 ? problem_.saturated.col(column).data() : nullptr;
         for (Eigen::Index r = 0; r < m; ++r)
-          if (cover[r] > 0.0)
-            total += v[r] * std::max(0.0, saturate(sum_[r] + cover[r], problem_.gamma) - saturated_[r]);
+          if (cover[r] > 0.0) {
+            // Not covered yet: f(0 + c) - f(0) = f(c), the cached value when there is one.
+            const double f = cached != nullptr && sum_[r] == 0.0 ? cached[r] : saturate(sum_[r] + cover[r], problem_.gamma);
+            total += v[r] * std::max(0.0, f - saturated_[r]);
+          }
         break;
+      }
     }
     return total;
   }
@@ -96,6 +101,9 @@ struct Better {
 
 void check_problem(const CoverageProblem& problem) {
   const Eigen::Index m = problem.cover.rows();
+  if (problem.saturated.size() > 0 &&
+      (problem.saturated.rows() != m || problem.saturated.cols() != problem.cover.cols()))
+    throw Error("coverage problem: the saturated cache does not have the cover's shape");
   if (problem.utility.size() != m)
     throw Error(fmt::format("coverage problem: {} utilities for {} profile items", problem.utility.size(), m));
   if (static_cast<Eigen::Index>(problem.candidates.size()) != problem.cover.cols())
@@ -106,6 +114,11 @@ void check_problem(const CoverageProblem& problem) {
 }
 
 }  // namespace
+
+Eigen::MatrixXd saturated_cover(const Eigen::MatrixXd& cover, double gamma) {
+  if (saturation_of(gamma) != Saturation::power) return {};
+  return cover.unaryExpr([gamma](double c) { return saturate(c, gamma); });
+}
 
 CoverageProblem make_coverage_problem(const Eigen::MatrixXd& similarity, Eigen::VectorXd utility,
                                       std::vector<int> candidates, double gamma) {

@@ -20,7 +20,14 @@ struct CoverageProblem {
   Eigen::MatrixXd cover;           // m x p: f^{-1}(W_{kappa j}) = W^{1/gamma} (W itself for gamma 0 and 1)
   Eigen::VectorXd utility;         // m: v_kappa >= 0 (the ratings)
   std::vector<int> candidates;     // p item ids; equal gains go to the smaller id
+  // Optional cache, m x p: f(cover) entrywise (saturated_cover below). The greedy's gain of a
+  // profile item nothing selected covers yet is f(0 + c) = f(c): read here, the same double as
+  // computing it, without a pow per item and candidate.
+  Eigen::MatrixXd saturated;
 };
+
+// f(cover) entrywise for the problem's gamma (empty for gamma 0 and 1, where f needs no pow).
+Eigen::MatrixXd saturated_cover(const Eigen::MatrixXd& cover, double gamma);
 
 // Builds the problem from W (m x p, entries in [0, 1]); throws mpg::Error on a gamma outside
 // [0, 1], mismatched sizes, negative utilities or similarities outside [0, 1].
