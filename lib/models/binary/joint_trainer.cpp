@@ -1,13 +1,14 @@
 // F1-MPG training as one saddle-point LP (lib/models/binary/joint_trainer.hpp). The LP, maximized:
 //   columns  theta_j in a trust region within |theta_j| <= sqrt(2/lambda) (|theta*| is: F(0) <= 0,
 //            F >= -1), t_j >= lambda/2 theta_j^2 by tangent rows, z (the adversary's value),
-//            r_0 (predictor's empty action), psi_i = x_i . theta (defined by a row, for examples
-//            with adversary rows), and per predictor size k: r_k and p_ik for examples in F;
+//            r_0 (predictor's empty action), and per predictor size k: r_k and p_ik for examples in F;
 //            per adversary size l: sigma_l and mu_il for its rows;
 //   objective  z + theta . Phi_gold - sum_j t_j;
 //   rows  r_0 + sum_k r_k = 1;  sum_{i in F} p_ik = k r_k;  p_ik <= r_k;  z <= r_0 (empty y);
 //         z <= l sigma_l - sum_i mu_il,  mu_il >= sigma_l - c_il,  mu >= 0, where
-//         c_il = sum_k 2 p_ik / (k + l) - psi_i: by LP duality l sigma_l - sum_i mu_il is the
+//         c_il = sum_k 2 p_ik / (k + l) - x_i . theta (psi_i written out on the theta columns; a
+//         column and a defining row per psi_i were 40 % of syn500's rows): by LP duality
+//         l sigma_l - sum_i mu_il is the
 //         adversary's smallest sum of l costs c_il, over the examples with rows.
 // The duals of the mu rows are the adversary's marginals q_il = P(y_i = 1, |y| = l), those of
 // the z rows its size distribution. Missing predictor columns restrict the predictor (p_ik = 0)
@@ -109,8 +110,7 @@ class JointLp {
   JointLp(const SparseRowMatrix& x, const Eigen::VectorXd& gold_features, double lambda, double tangent_spacing)
       : x_(x), n_(x.rows()), d_(static_cast<int>(x.cols())), lambda_(lambda), spacing_(tangent_spacing),
         box_(std::sqrt(2.0 / lambda)), lp_(glp_create_prob(), glp_delete_prob),
-        tangents_(static_cast<std::size_t>(d_)), slot_(static_cast<std::size_t>(n_), -1),
-        psi_column_(static_cast<std::size_t>(n_), -1) {
+        tangents_(static_cast<std::size_t>(d_)), slot_(static_cast<std::size_t>(n_), -1) {
     glp_prob* lp = lp_.get();
     glp_set_obj_dir(lp, GLP_MAX);
     glp_add_cols(lp, 2 * d_ + 2);
@@ -338,11 +338,15 @@ class JointLp {
     auto kill = [&](int index, std::vector<int>& list) {
       if (index >= 0) list.push_back(index);
     };
-    // A size leaves at most once (a size that came back is kept: no cycles of drops).
+    // A size leaves at most once (a size that came back is kept: no cycles of drops), and only
+    // when removing its rows and columns leaves a basis of the rest (block_leaves_basis); else it
+    // waits for a later round.
     for (auto& s : predictor_)
-      if (s.idle >= rounds && !dropped_k_.insert(s.k).second) s.idle = 0;
+      if (s.idle >= rounds && !block_leaves_basis(with(s.r, s.p), with(s.balance, s.cap))) s.idle = rounds - 1;
+      else if (s.idle >= rounds && !dropped_k_.insert(s.k).second) s.idle = 0;
     for (auto& s : adversary_)
-      if (s.idle >= rounds && !dropped_l_.insert(s.l).second) s.idle = 0;
+      if (s.idle >= rounds && !block_leaves_basis(with(s.sigma, s.mu), with(s.value_row, s.row))) s.idle = rounds - 1;
+      else if (s.idle >= rounds && !dropped_l_.insert(s.l).second) s.idle = 0;
     for (const auto& s : predictor_)
       if (s.idle >= rounds) {
         kill(s.r, dead_columns_);
@@ -577,22 +581,6 @@ class JointLp {
     glp_set_mat_row(lp, row, length + 1, columns.data(), values.data());
   }
 
-  // psi_i as a column defined by psi_i - x_i . theta = 0.
-  int psi(long i) {
-    int& column = psi_column_[static_cast<std::size_t>(i)];
-    if (column >= 0) return column;
-    column = glp_add_cols(lp_.get(), 1);
-    glp_set_col_bnds(lp_.get(), column, GLP_FR, 0.0, 0.0);
-    std::vector<int> columns{column};
-    std::vector<double> values{1.0};
-    for (SparseRowMatrix::InnerIterator it(x_, i); it; ++it) {
-      columns.push_back(theta(static_cast<int>(it.col())));
-      values.push_back(-it.value());
-    }
-    add_row(GLP_FX, 0.0, std::move(columns), std::move(values));
-    return column;
-  }
-
   // Fixing a column at the value its row makes tight (mu_il = sigma_l - c_il, p_ik = r_k) and
   // substituting it into the other rows is one Gaussian elimination step on the basis when the
   // column is basic and the row's auxiliary is not: the basis of the rest stays non-singular.
@@ -603,6 +591,28 @@ class JointLp {
   bool removable(int column, int row) const {
     return glp_get_col_stat(lp_.get(), column) != GLP_BS && glp_get_row_stat(lp_.get(), row) == GLP_BS;
   }
+  // A size's rows hold only its own columns (a predictor size's balance and cap rows: r_k, p_ik;
+  // an adversary size's value row and rows: sigma_l, mu_il besides others') and, for an adversary
+  // size, its columns appear only in its rows. Either way the basis is block triangular with the
+  // size's rows and its basic variables as one diagonal block, so deleting the size leaves a
+  // non-singular basis of the rest iff that block is square: as many of its columns basic as its
+  // rows tight (auxiliary non-basic). Dropped regardless, the count repair guessed statuses and
+  // the next solve started from a singular basis (syn1000: after 6 % of the rounds, each then
+  // re-solved from GLPK's advanced basis at ~3k pivots instead of ~500).
+  bool block_leaves_basis(const std::vector<int>& columns, const std::vector<int>& rows) const {
+    long basic = 0, tight = 0;
+    for (int c : columns)
+      if (c >= 0) basic += glp_get_col_stat(lp_.get(), c) == GLP_BS;
+    for (int r : rows)
+      if (r >= 0) tight += glp_get_row_stat(lp_.get(), r) != GLP_BS;
+    return basic == tight;
+  }
+  static std::vector<int> with(int first, const std::vector<int>& rest) {
+    std::vector<int> out{first};
+    out.insert(out.end(), rest.begin(), rest.end());
+    return out;
+  }
+
   // Undoing an elimination: the column comes back basic, its row tight (status `bound`).
   void restore_elimination(int column, int row, int bound) {
     glp_set_col_stat(lp_.get(), column, GLP_BS);
@@ -632,15 +642,14 @@ class JointLp {
     s.cap[f] = add_row(GLP_UP, 0.0, {column, s.r}, {1.0, -1.0});
   }
 
-  // Row mu_il - sigma_l + sum_k kernel(k, l) p_ik - psi_i >= 0 and column mu_il (entries from
-  // rebuild_rows).
+  // Row mu_il - sigma_l + sum_k kernel(k, l) p_ik - x_i . theta >= 0 and column mu_il (entries
+  // from rebuild_rows).
   void add_adversary_row(AdversarySize& s, long i) {
     const std::size_t u = static_cast<std::size_t>(i);
     if (s.row[u] >= 0) return;
-    const int psi_i = psi(i);
     s.mu[u] = glp_add_cols(lp_.get(), 1);
     glp_set_col_bnds(lp_.get(), s.mu[u], GLP_LO, 0.0, 0.0);
-    s.row[u] = add_row(GLP_LO, 0.0, {s.mu[u], psi_i}, {1.0, -1.0});
+    s.row[u] = add_row(GLP_LO, 0.0, {s.mu[u]}, {1.0});
   }
 
   // Fixes example i in size s's actions; its row and mu column, if any, go.
@@ -657,7 +666,7 @@ class JointLp {
 
   // The rows whose coefficients depend on the sets:
   //   balance of size k:  sum_{i free} p_ik - (k - |J_k|) r_k = 0, J_k the substituted examples;
-  //   row (i, l):  mu_il - sigma_l + sum_k kernel(k, l) [p_ik or r_k] - psi_i >= 0;
+  //   row (i, l):  mu_il - sigma_l + sum_k kernel(k, l) [p_ik or r_k] - x_i . theta >= 0;
   //   value row of l:  z - (l - |I_l|) sigma_l + sum_{rows} mu_il - sum_{i in I_l} c_il <= 0,
   //     with -c_il = x_i . theta - sum_k kernel(k, l) [p_ik or r_k]: the smallest sum of l costs
   //     with the examples I_l taken (LP duality on the rest).
@@ -689,8 +698,12 @@ class JointLp {
       for (long i = 0; i < n_; ++i) {
         const std::size_t u = static_cast<std::size_t>(i);
         if (a.row[u] < 0) continue;
-        columns.assign({a.mu[u], a.sigma, psi(i)});
-        values.assign({1.0, -1.0, -1.0});
+        columns.assign({a.mu[u], a.sigma});
+        values.assign({1.0, -1.0});
+        for (SparseRowMatrix::InnerIterator it(x_, i); it; ++it) {
+          columns.push_back(theta(static_cast<int>(it.col())));
+          values.push_back(-it.value());
+        }
         predictor_terms(i, a.l, 1.0);
         set_row(a.row[u], columns, values);
       }
@@ -763,7 +776,6 @@ class JointLp {
       for (int& c : s.mu) column(c);
       for (int& r : s.row) row(r);
     }
-    for (int& c : psi_column_) column(c);
     dead_rows_.clear();
     dead_columns_.clear();
     repair_basis_count(lp);
@@ -781,7 +793,6 @@ class JointLp {
   std::vector<std::vector<double>> tangents_;
   std::vector<int> slot_;        // example -> its predictor slot, -1 = none
   std::vector<long> free_;       // examples with predictor columns, by slot
-  std::vector<int> psi_column_;  // example -> psi column, -1 = none
   std::vector<PredictorSize> predictor_;
   std::vector<AdversarySize> adversary_;
   std::vector<int> dead_rows_, dead_columns_;  // to delete before the next solve

@@ -44,8 +44,8 @@ struct JointTrainOptions {
   // fixed in it: the adversary's become one aggregate in the size's value row (q_il = P(|y| = l)),
   // the predictor's that sit at p_ik = r_k are replaced by r_k; each is unfixed when the best
   // action at that size no longer takes it. -1 = never fix. 0 (fix what the best action takes):
-  // with long_step, syn1000 certified in 79 s CPU instead of 192 s (LPs of 1.6k rows instead of
-  // 7.3k), not yet the default: Table VIII not measured (docs/methods.md).
+  // with long_step, syn1000 certified in 54 s CPU instead of 100 s (LPs of 1-2k rows instead of
+  // 7k); not the default: a tie on OPTDIGITS class 1 at lambda = 64, slower on ADULT (docs/methods.md).
   int fix_margin = 10;
   // ... once the pair has met that condition (in, or out: ranked from size + fix_margin on and at
   // marginal 0, which removes its row or column) in this many rounds in a row.
