@@ -9,12 +9,12 @@ set boxwidth 0.5
 set grid ytics
 unset key
 set ylabel 'test AUC'
-set yrange [0.15:0.45]
+set yrange [0.0:0.6]
 set xtics rotate by -30
 set multiplot layout 1,2 title 'SVMcompare Fig. 6: chess test AUC over the years (boxplots; our years as dots)'
 set xtics ('Gauss-16' 1, 'Gauss-2' 2, 'Lin-16' 3, 'Lin-2' 4, 'Poly-16' 5, 'Poly-2' 6, 'ELO' 7, 'Glicko' 8, 'Baseline' 9)
 set xrange [0.5:9.5]
-set title 'ours (Kaggle 2010 games, a substitute)'
+set title "ours (Kaggle 2010 games, a substitute; the paper's protocol)"
 plot stem.'.figure6.csv' using (1):2 skip 1 with boxplot lt 1, stem.'.figure6.csv' using (1):2 skip 1 with points pt 7 ps 0.6 lc rgb '#555555', stem.'.figure6.csv' using (2):3 skip 1 with boxplot lt 2, stem.'.figure6.csv' using (2):3 skip 1 with points pt 7 ps 0.6 lc rgb '#555555', stem.'.figure6.csv' using (3):4 skip 1 with boxplot lt 3, stem.'.figure6.csv' using (3):4 skip 1 with points pt 7 ps 0.6 lc rgb '#555555', stem.'.figure6.csv' using (4):5 skip 1 with boxplot lt 4, stem.'.figure6.csv' using (4):5 skip 1 with points pt 7 ps 0.6 lc rgb '#555555', stem.'.figure6.csv' using (5):6 skip 1 with boxplot lt 5, stem.'.figure6.csv' using (5):6 skip 1 with points pt 7 ps 0.6 lc rgb '#555555', stem.'.figure6.csv' using (6):7 skip 1 with boxplot lt 6, stem.'.figure6.csv' using (6):7 skip 1 with points pt 7 ps 0.6 lc rgb '#555555', stem.'.figure6.csv' using (7):8 skip 1 with boxplot lt 7, stem.'.figure6.csv' using (7):8 skip 1 with points pt 7 ps 0.6 lc rgb '#555555', stem.'.figure6.csv' using (8):9 skip 1 with boxplot lt 8, stem.'.figure6.csv' using (8):9 skip 1 with points pt 7 ps 0.6 lc rgb '#555555', stem.'.figure6.csv' using (9):10 skip 1 with boxplot lt 9, stem.'.figure6.csv' using (9):10 skip 1 with points pt 7 ps 0.6 lc rgb '#555555'
 set title "the authors' plotted values (Chessmetrics)"
 plot stem.'.figure6_published.csv' using (1):6 skip 1 with boxplot lt 1, stem.'.figure6_published.csv' using (2):7 skip 1 with boxplot lt 2, stem.'.figure6_published.csv' using (3):2 skip 1 with boxplot lt 3, stem.'.figure6_published.csv' using (4):3 skip 1 with boxplot lt 4, stem.'.figure6_published.csv' using (5):4 skip 1 with boxplot lt 5, stem.'.figure6_published.csv' using (6):5 skip 1 with boxplot lt 6, stem.'.figure6_published.csv' using (7):8 skip 1 with boxplot lt 7, stem.'.figure6_published.csv' using (8):9 skip 1 with boxplot lt 8, stem.'.figure6_published.csv' using (9):10 skip 1 with boxplot lt 9

@@ -1,6 +1,6 @@
 // The comparison family (lib/harness/families/comparison.cpp, SVMcompare Figs. 3-5): spec validation naming
-// the key, and a whole run on a small simulated pool — cells, tables, the claims, the figure CSVs
-// and gnuplot scripts, a cached rerun and the same tables with 1 and 2 threads.
+// the key, and a whole run on a small simulated pool — cells, tables, intervals, the claims (Fig. 3's
+// too), the figure CSVs and gnuplot scripts, a cached rerun and the same tables with 1 and 2 threads.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -104,6 +104,16 @@ TEST_CASE("A comparison run on a simulated pool: figures, claims, cache, threads
   const auto json = nlohmann::json::parse(mpg::read_file((one / "tiny_comparison.json").string()));
   CHECK(json["rows"].size() == 2 * 4 + 2 * 4);  // per figure: 2 x-values x (3 methods + truth)
   CHECK_FALSE(json["claims"].empty());
+  // Every point has a 95 % interval over the test pairs of its seeds.
+  for (const auto& row : json["rows"]) {
+    INFO(row.dump());
+    REQUIRE(row.contains("interval"));
+    CHECK(row["interval"][0].get<double>() <= row["interval"][1].get<double>());
+    CHECK(row["interval_unit"] == "test pair");
+  }
+  // The trend is checked at every consecutive n, and Fig. 3's claim is checked, not only plotted.
+  CHECK_THAT(json["claims"].dump(), Contains("at every consecutive n") && Contains("(τ ") &&
+                                        Contains("rank fails to recover r") && Contains("τ rank "));
 
   const RunSummary cached = run_experiment(path, mpg::testing::quiet_run(dir, "one", 1));
   CHECK(cached.cached_cells == 24);

@@ -1,8 +1,11 @@
 // Rating systems for the chess baselines of SVMcompare §5 (seed 004), updated once per time
 // period from all games of the period with the ratings at its start, as R's PlayerRatings
-// (Stephenson and Sonas) does; within a period the order of the games does not matter.
+// (Stephenson and Sonas) does; within a period the order of the games does not matter. The
+// paper's "updated after every match" is a period of one game (update({game})), as the authors'
+// code calls PlayerRatings' fide() and glicko() with one game at a time [C].
 //   Elo with FIDE's K factors (PlayerRatings `fide` with `kfide`): K = 10 for a player who has
-//   ever been rated >= 2400, 15 for >= 30 games played before the period, 30 otherwise;
+//   ever been rated >= 2400, 15 for >= 30 games played before the period, 30 otherwise (kfide's
+//   default, FIDE's rule since 2011; 25 before, the rule of the paper's 1999-2006 games: k_new);
 //   E = 1 / (1 + 10^((R_b - R_a) / 400)), R_a += K sum_games (S - E).
 //   Glicko (Glickman 1999): before a period RD = min(sqrt(RD^2 + c^2 t), RD_max) for t periods
 //   since the last update; then with q = ln 10 / 400, g(RD) = 1 / sqrt(1 + 3 q^2 RD^2 / pi^2),

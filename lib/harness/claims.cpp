@@ -4,6 +4,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <numeric>
+
+#include "lib/base/error.hpp"
+#include "lib/stats/rank_tests.hpp"
+
 namespace mpg::harness {
 
 using nlohmann::json;
@@ -118,6 +124,30 @@ std::string OrderingClaim::evidence(const std::string& held_word, const std::str
   if (!held.empty()) text += fmt::format(" {}: {}.", held_word, fmt::join(held, "; "));
   if (!failed.empty()) text += fmt::format(" {}: {}.", failed_word, fmt::join(failed, "; "));
   return text;
+}
+
+Trend monotone_trend(const std::vector<double>& xs, const std::vector<double>& values, bool decreasing, int digits) {
+  if (xs.size() != values.size() || xs.size() < 2)
+    throw Error(fmt::format("monotone_trend: needs at least 2 points with one value each (got {} x, {} values)", xs.size(),
+                            values.size()));
+  std::vector<std::size_t> order(xs.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return xs[a] < xs[b]; });
+  Trend t;
+  t.holds = true;
+  std::vector<std::string> steps;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    steps.push_back(fixed(values[order[k]], digits));
+    if (k == 0) continue;
+    const double a = values[order[k - 1]], b = values[order[k]];
+    if (decreasing ? b < a : b > a) continue;
+    t.holds = false;
+    t.breaks.push_back(fmt::format("{:g} → {:g}: {}", xs[order[k - 1]], xs[order[k]], fixed(b - a, digits, true)));
+  }
+  t.tau = stats::kendall_tau_b(xs, values);
+  t.evidence = fmt::format("{} (τ {:+.2f})", fmt::join(steps, " → "), t.tau);
+  if (!t.breaks.empty()) t.evidence += fmt::format(", breaks at {}", fmt::join(t.breaks, "; "));
+  return t;
 }
 
 }  // namespace mpg::harness

@@ -82,4 +82,17 @@ struct OrderingClaim {
   std::string evidence(const std::string& held_word, const std::string& failed_word) const;
 };
 
+// A monotone trend over every x (issue 55: "error decreases as n increases" is not first vs last):
+// it holds when the value moves the claimed way at every consecutive pair of x (sorted), strictly.
+// Kendall's tau-b between x and the values (lib/stats/rank_tests) is reported beside the rule; it
+// does not decide. `evidence` is "v1 → v2 → ... (τ t)" with the steps that break the trend.
+struct Trend {
+  bool holds = false;
+  double tau = 0;
+  std::vector<std::string> breaks;  // "x_a → x_b: +d"
+  std::string evidence;
+};
+// Throws mpg::Error for fewer than 2 points or sizes that differ.
+Trend monotone_trend(const std::vector<double>& xs, const std::vector<double>& values, bool decreasing, int digits = 1);
+
 }  // namespace mpg::harness

@@ -1,13 +1,17 @@
 // Family "chess" (SVMcompare §5, Figure 6; seed 004): yearly chess data sets of comparison pairs
-// (white, black) from a game list (lib/features/chess_features: train = the first months of a year,
-// test = the rest, 16 features per player from earlier games only, Elo and Glicko rank differences).
-// Every (year, method) is a cell: the method's (kernel parameter, C) grid is chosen by the mean
-// validation AUC over time-ordered splits of the first `cv_months` months (the first {0.50, 0.75,
-// 0.80, 0.85} of the pairs train, the rest validate; ties: smaller C, then smaller kernel
-// parameter), then SVMcompare is trained on the whole train window and scored by its test AUC
-// (Table 3's ROC, comparison_roc). The Elo, Glicko and trivial (Eq. 20) baselines need no training
-// and are computed for the tables. Figure 6 (AUC boxplots over the years) is written as CSV and a
-// gnuplot script, the authors' plotted values beside ours.
+// (white, black) from a game list (lib/features/chess_features: train = the first `train_months`
+// months of a year, test = the rest, 16 features per player from earlier games, Elo and Glicko
+// rank differences). The protocol (spec keys `history`, `min_games_in`, `rating_updates`,
+// `train_months`, `elo_k_new`) defaults to the paper's; `variants` run the same methods under other
+// protocols as extra rows. Every (protocol, year, method) is a cell: the method's (kernel
+// parameter, C) grid is chosen by the mean validation AUC over time-ordered splits of the first
+// `cv_months` months (the first {0.50, 0.75, 0.80, 0.85} of the pairs train, the rest validate;
+// ties: smaller C, then smaller kernel parameter), then SVMcompare is trained on the whole train
+// window and scored by its test AUC (Table 3's ROC, comparison_roc). The Elo, Glicko and trivial
+// (Eq. 20) baselines need no training and are computed for the tables. Every AUC carries a 95 %
+// bootstrap interval over the year's test matches, the medians over years one over the test
+// matches of every year (lib/stats/auc_bootstrap.hpp). Figure 6 (AUC boxplots over the years) is
+// written as CSV and a gnuplot script, the authors' plotted values beside ours.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -28,6 +32,7 @@
 #include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
+#include "lib/stats/auc_bootstrap.hpp"
 
 namespace mpg::harness {
 namespace {
@@ -37,6 +42,7 @@ using Clock = std::chrono::steady_clock;
 
 const std::vector<double> kCvFractions = {0.50, 0.75, 0.80, 0.85};  // [S]
 const char* const kBaselines[] = {"ELO", "Glicko", "Baseline"};
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 Parameter with_default(Parameter p, json value) {
   p.default_value = std::move(value);
@@ -71,10 +77,54 @@ const std::vector<MethodKind>& chess_methods() {
   return kinds;
 }
 
+// ---- Protocols ---------------------------------------------------------------------------------
+
+// The keys that make a protocol: the spec's own, and each variant's overrides of them.
+const std::vector<std::string> kProtocolKeys = {"years",   "min_games",    "cv_months",      "train_months",
+                                                "history", "min_games_in", "rating_updates", "elo_k_new"};
+
+struct Protocol {
+  std::string label;  // "paper" for the spec's own, else the variant's label
+  std::vector<int> years;
+  ChessYearOptions options;
+  int cv_months = 3;
+  json key;  // what its data sets depend on besides the year
+  std::string description;
+};
+
+Protocol protocol_of(const json& spec, const json& variant, std::string label) {
+  auto get = [&](const std::string& k, const json& fallback) { return variant.contains(k) ? variant[k] : spec.value(k, fallback); };
+  Protocol p;
+  p.label = std::move(label);
+  p.years = get("years", json::array()).get<std::vector<int>>();
+  p.options.min_games = get("min_games", 10).get<int>();
+  p.cv_months = get("cv_months", 3).get<int>();
+  p.options.train_months = get("train_months", 4).get<int>();
+  const std::string history = get("history", "year").get<std::string>();
+  const std::string counted = get("min_games_in", "train_window").get<std::string>();
+  const std::string updates = get("rating_updates", "match").get<std::string>();
+  p.options.history = history == "year" ? ChessHistory::year : ChessHistory::all;
+  p.options.count = counted == "train_window" ? ChessGameCount::train_window : ChessGameCount::history;
+  p.options.updates = updates == "match" ? RatingUpdates::match : RatingUpdates::month;
+  p.options.elo.k_new = get("elo_k_new", 30.0).get<double>();
+  p.key = {{"min_games", p.options.min_games}, {"cv_months", p.cv_months},      {"cv_fractions", kCvFractions},
+           {"train_months", p.options.train_months}, {"history", history},   {"min_games_in", counted},
+           {"rating_updates", updates},          {"elo_k_new", p.options.elo.k_new}};
+  p.description = fmt::format(
+      "train months 1-{} of a year, test {}-12; players with >= {} games {}; features and ratings from {}, "
+      "updated {}; Elo from 1200 with K = 10 / 15 / {:g}",
+      p.options.train_months, p.options.train_months + 1, p.options.min_games,
+      counted == "train_window" ? "in the train window" : "up to the end of the train window (all history)",
+      history == "year" ? "the year's kept games only (from 1200)" : "every earlier game of the file",
+      updates == "match" ? "after every match" : "once per month", p.options.elo.k_new);
+  return p;
+}
+
 // ---- The run -----------------------------------------------------------------------------------
 
 struct Cell {
-  std::size_t year;  // index into years_
+  std::size_t protocol;
+  std::size_t year;  // index into the protocol's years
   std::string method;
 };
 
@@ -96,8 +146,8 @@ class ChessRun : public FamilyRun {
   json spec_;
   RegistryChoice choice_;
   VerifiedFile file_;
-  int cv_months_;
-  std::vector<ChessYear> years_;  // the years the spec runs
+  std::vector<Protocol> protocols_;
+  std::vector<std::vector<ChessYear>> years_;  // per protocol, its years
   std::vector<Cell> cells_;
   std::vector<CellPlan> plans_;
 };
@@ -107,22 +157,24 @@ ChessRun::ChessRun(json spec) : spec_(std::move(spec)) {
   file_ = choice_.read("games");
   file_.content.clear();
   const std::vector<ChessGame> games = read_chess_games(file_.path);
-  ChessYearOptions o;
-  o.min_games = spec_.value("min_games", 10);
-  cv_months_ = spec_.value("cv_months", 3);
-  const std::vector<int> wanted = spec_["years"].get<std::vector<int>>();
-  const int blocks = *std::max_element(wanted.begin(), wanted.end()) + 1;
-  std::vector<ChessYear> all = chess_year_splits(games, blocks, o);
-  for (int y : wanted) years_.push_back(std::move(all[static_cast<std::size_t>(y)]));
-  for (std::size_t y = 0; y < years_.size(); ++y)
-    for (const auto& [method, m] : spec_["methods"].items()) {
-      cells_.push_back({y, method});
-      const json key = {{"data", {choice_.dataset, choice_.variant, file_.sha256}}, {"year", years_[y].year},
-                        {"min_games", o.min_games}, {"cv_months", cv_months_}, {"cv_fractions", kCvFractions}};
-      plans_.push_back({method, fmt::format("year {} {:<9}", years_[y].year, method), key,
-                        ParameterValues(family_named("chess").method(m["kind"].get<std::string>()).parameters, m),
-                        static_cast<int>(years_[y].train.size())});
-    }
+  protocols_.push_back(protocol_of(spec_, json::object(), "paper"));
+  const json variants = spec_.value("variants", json::object());
+  for (const auto& [label, variant] : variants.items()) protocols_.push_back(protocol_of(spec_, variant, label));
+  for (std::size_t p = 0; p < protocols_.size(); ++p) {
+    const Protocol& pr = protocols_[p];
+    const int blocks = *std::max_element(pr.years.begin(), pr.years.end()) + 1;
+    std::vector<ChessYear> all = chess_year_splits(games, blocks, pr.options);
+    years_.emplace_back();
+    for (int y : pr.years) years_.back().push_back(std::move(all[static_cast<std::size_t>(y)]));
+    for (std::size_t y = 0; y < pr.years.size(); ++y)
+      for (const auto& [method, m] : spec_["methods"].items()) {
+        cells_.push_back({p, y, method});
+        json key = {{"data", {choice_.dataset, choice_.variant, file_.sha256}}, {"year", pr.years[y]}, {"protocol", pr.key}};
+        plans_.push_back({method, fmt::format("{} year {} {:<9}", pr.label, pr.years[y], method), key,
+                          ParameterValues(family_named("chess").method(m["kind"].get<std::string>()).parameters, m),
+                          static_cast<int>(years_[p][y].train.size())});
+      }
+  }
 }
 
 // The pairs restricted to some columns.
@@ -138,28 +190,51 @@ PairData columns_of(const PairData& pairs, const std::vector<long>& columns) {
   return out;
 }
 
+// Both kinds of pair (y = 0 and y != 0): what SVMcompare's two classes and the ROC need.
+bool both_kinds(const PairData& pairs) { return pairs.count(0) > 0 && pairs.count(0) < pairs.size(); }
+
 json ChessRun::validate(std::size_t index) const {
   const auto start = Clock::now();
-  const ChessYear& year = years_[cells_[index].year];
+  const Cell& cell = cells_[index];
+  const Protocol& protocol = protocols_[cell.protocol];
+  const ChessYear& year = years_[cell.protocol][cell.year];
   const ParameterValues& p = plans_[index].parameters;
   const bool two = p.choice("features") == "elo_glicko";
   const PairData train = two ? columns_of(year.train, {kChessEloFeature, kChessGlickoFeature}) : year.train;
   const PairData test = two ? columns_of(year.test, {kChessEloFeature, kChessGlickoFeature}) : year.test;
+  json out = {{"fits", 0}, {"unusable_fits", 0}, {"unconverged_fits", 0}, {"skipped_splits", 0},
+              {"train_pairs", train.size()}, {"test_pairs", test.size()}, {"selected", nullptr},
+              {"test_auc", nullptr}, {"test_differences", json::array()}};
+  auto finish = [&](const std::string& status) {
+    out["status"] = status;
+    out["seconds"] = std::chrono::duration<double>(Clock::now() - start).count();
+    return out;
+  };
+  if (!both_kinds(train) || !both_kinds(test))
+    return finish(fmt::format("{} train and {} test pairs: both need draws and decisive games", train.size(), test.size()));
   // Cross-validation pairs: the first cv_months months of the train window, in time order (month,
   // then the canonical game order of chess_year_splits).
   std::vector<std::size_t> cv;
   for (std::size_t i = 0; i < train.size(); ++i)
-    if (year.train_months[i] < year.first_month + cv_months_) cv.push_back(i);
+    if (year.train_months[i] < year.first_month + protocol.cv_months) cv.push_back(i);
   std::stable_sort(cv.begin(), cv.end(), [&](std::size_t a, std::size_t b) { return year.train_months[a] < year.train_months[b]; });
+  out["cv_pairs"] = cv.size();
   struct Split {
     PairData fit, check;
   };
   std::vector<Split> splits;
+  int skipped = 0;
   for (double f : kCvFractions) {
     const auto cut = static_cast<std::size_t>(std::lround(f * static_cast<double>(cv.size())));
-    splits.push_back({train.subset({cv.begin(), cv.begin() + static_cast<long>(cut)}),
-                      train.subset({cv.begin() + static_cast<long>(cut), cv.end()})});
+    Split s{train.subset({cv.begin(), cv.begin() + static_cast<long>(cut)}), train.subset({cv.begin() + static_cast<long>(cut), cv.end()})};
+    // A split whose fitting part or validation part lacks a kind of pair cannot be scored: skipped.
+    if (both_kinds(s.fit) && both_kinds(s.check))
+      splits.push_back(std::move(s));
+    else
+      ++skipped;
   }
+  out["skipped_splits"] = skipped;
+  if (splits.empty()) return finish("no validation split has draws and decisive games on both sides");
   const KernelKind kind = parse_kernel_kind(p.choice("kernel"));
   std::vector<double> parameters = {0.0};  // linear: none
   if (kind == KernelKind::polynomial) parameters = p.grid("degree");
@@ -172,7 +247,8 @@ json ChessRun::validate(std::size_t index) const {
     return k;
   };
   const std::vector<double> Cs = p.grid("C");
-  // Mean validation AUC per (parameter, C); NaN when a split's model has no ranking function.
+  // Mean validation AUC per (parameter, C) over the usable splits; NaN when a split's model has no
+  // ranking function.
   std::vector<std::vector<double>> score(parameters.size(), std::vector<double>(Cs.size(), 0.0));
   int unusable = 0, unconverged = 0, fits = 0;
   for (const Split& s : splits) {
@@ -195,76 +271,130 @@ json ChessRun::validate(std::size_t index) const {
       }
     }
   }
+  out["fits"] = fits;
+  out["unusable_fits"] = unusable;
+  out["unconverged_fits"] = unconverged;
   // The best mean; ties: smaller C, then smaller kernel parameter.
   std::optional<std::pair<std::size_t, std::size_t>> best;
   for (std::size_t c = 0; c < Cs.size(); ++c)
     for (std::size_t a = 0; a < parameters.size(); ++a)
       if (!std::isnan(score[a][c]) && (!best || score[a][c] > score[best->first][best->second])) best = {a, c};
-  json out = {{"fits", fits}, {"unusable_fits", unusable}, {"unconverged_fits", unconverged},
-              {"train_pairs", train.size()}, {"test_pairs", test.size()}, {"cv_pairs", cv.size()}};
-  if (!best) {
-    out["selected"] = nullptr;
-    out["test_auc"] = nullptr;
-    out["status"] = "every grid point has a nonnegative bias (Lemma 3.1)";
-  } else {
-    const double parameter = parameters[best->first], C = Cs[best->second];
-    out["selected"] = {{"C", C}, {"parameter", parameter}, {"validation_auc", score[best->first][best->second]}};
-    SvmCompareOptions o;
-    o.C = C;
-    o.kernel = kernel_of(parameter);
-    o.tolerance = p.number("tolerance");
-    SvmCompareSummary summary;
-    const ComparisonModel model = train_svm_compare(train, o, &summary);
-    out["final_converged"] = summary.converged;
-    if (summary.usable) {
-      out["test_auc"] = comparison_roc(model.differences(test), test.labels).auc;
-      out["status"] = "ok";
-    } else {
-      out["test_auc"] = nullptr;
-      out["status"] = "the final model has a nonnegative bias (Lemma 3.1)";
-    }
-  }
-  out["seconds"] = std::chrono::duration<double>(Clock::now() - start).count();
-  return out;
+  if (!best) return finish("every grid point has a nonnegative bias (Lemma 3.1)");
+  const double parameter = parameters[best->first], C = Cs[best->second];
+  out["selected"] = {{"C", C}, {"parameter", parameter}, {"validation_auc", score[best->first][best->second]}};
+  SvmCompareOptions o;
+  o.C = C;
+  o.kernel = kernel_of(parameter);
+  o.tolerance = p.number("tolerance");
+  SvmCompareSummary summary;
+  const ComparisonModel model = train_svm_compare(train, o, &summary);
+  out["final_converged"] = summary.converged;
+  if (!summary.usable) return finish("the final model has a nonnegative bias (Lemma 3.1)");
+  // The test pairs' rank differences: the per-unit statistics of the AUC's bootstrap interval.
+  const std::vector<double> differences = model.differences(test);
+  out["test_auc"] = comparison_roc(differences, test.labels).auc;
+  out["test_differences"] = differences;
+  return finish("ok");
 }
 
 // ---- Tables ------------------------------------------------------------------------------------
+
+std::string with_interval(double value, const stats::Interval& i) {
+  if (std::isnan(value)) return "-";
+  if (std::isnan(i.low)) return fmt::format("{:.3f}", value);
+  return fmt::format("{:.3f} ({:.2f}–{:.2f})", value, i.low, i.high);
+}
+
+// One protocol's numbers: per model and year the test AUC and its interval over the year's test
+// matches, and per model the median over the years with its interval (every year's test matches
+// resampled, the median retaken: the test-set noise of the median, not the spread of the years).
+struct ProtocolResults {
+  std::vector<std::vector<double>> auc;                  // [model][year]
+  std::vector<std::vector<stats::Interval>> interval;    // [model][year]
+  std::vector<double> median;                            // [model]
+  std::vector<stats::Interval> median_interval;          // [model]
+  std::vector<stats::PairStratum> strata;                // the scored years
+  std::vector<std::vector<double>> resamples;            // of the medians: [resample][model]
+  std::vector<std::size_t> counted;                      // years with a value, per model
+  double draws_before = 0, draws_after = 0;              // draw shares (see tables())
+};
 
 Tables ChessRun::tables(const Outcome& outcome) const {
   Tables out;
   std::vector<std::string> methods;
   for (const auto& [method, m] : spec_["methods"].items()) methods.push_back(method);
-  // ours[model][year index] (NaN = no usable model).
-  std::map<std::string, std::vector<double>> ours;
-  for (const auto& m : methods) ours[m].assign(years_.size(), std::numeric_limits<double>::quiet_NaN());
-  for (const char* b : kBaselines) ours[b].resize(years_.size());
-  for (std::size_t y = 0; y < years_.size(); ++y) {
-    ours["ELO"][y] = comparison_roc(years_[y].test_elo, years_[y].test.labels).auc;
-    ours["Glicko"][y] = comparison_roc(years_[y].test_glicko, years_[y].test.labels).auc;
-    ours["Baseline"][y] = trivial_comparison_auc(years_[y].test.labels);
-  }
+  std::vector<std::string> models = methods;
+  for (const char* b : kBaselines) models.push_back(b);
+  auto model_index = [&](const std::string& m) {
+    return static_cast<std::size_t>(std::find(models.begin(), models.end(), m) - models.begin());
+  };
+  std::map<std::pair<std::size_t, std::size_t>, std::map<std::string, const json*>> cell_of;  // (protocol, year) -> method
   std::string failures;
   double seconds = 0.0;
-  int unusable = 0, unconverged = 0, fits = 0;
+  int unusable = 0, unconverged = 0, fits = 0, skipped_splits = 0;
   for (std::size_t i = 0; i < cells_.size(); ++i) {
     const json& v = outcome.validation[i];
     seconds += v["seconds"].get<double>();
     unusable += v["unusable_fits"].get<int>();
     unconverged += v["unconverged_fits"].get<int>();
     fits += v["fits"].get<int>();
-    if (!v["test_auc"].is_null())
-      ours[cells_[i].method][cells_[i].year] = v["test_auc"].get<double>();
-    else
-      failures += fmt::format("- year {} {}: {}.\n", years_[cells_[i].year].year, cells_[i].method, v["status"].get<std::string>());
+    skipped_splits += v.value("skipped_splits", 0);
+    cell_of[{cells_[i].protocol, cells_[i].year}][cells_[i].method] = &v;
+    const ChessYear& year = years_[cells_[i].protocol][cells_[i].year];
+    if (!v["test_auc"].is_null() &&
+        (!v.contains("test_differences") || v["test_differences"].size() != year.test.size()))
+      throw Error(fmt::format("chess cell '{}': its cached result has no per-pair test differences for the {} test pairs "
+                              "(written before intervals): delete it from the cache (or pass a fresh --cache) to recompute it",
+                              plans_[i].description.substr(0, plans_[i].description.find_last_not_of(' ') + 1),
+                              year.test.size()));
+    if (v["test_auc"].is_null())
+      failures += fmt::format("- {}: {}.\n", plans_[i].description, v["status"].get<std::string>());
   }
-  std::vector<std::string> models = methods;
-  for (const char* b : kBaselines) models.push_back(b);
-  auto median_of = [](const std::vector<double>& values) {
-    std::vector<double> kept;
-    for (double v : values)
-      if (!std::isnan(v)) kept.push_back(v);
-    return kept.empty() ? std::numeric_limits<double>::quiet_NaN() : median(kept);
-  };
+
+  std::vector<ProtocolResults> results(protocols_.size());
+  for (std::size_t p = 0; p < protocols_.size(); ++p) {
+    ProtocolResults& r = results[p];
+    const auto& years = years_[p];
+    r.auc.assign(models.size(), std::vector<double>(years.size(), kNaN));
+    r.interval.assign(models.size(), std::vector<stats::Interval>(years.size(), {kNaN, kNaN}));
+    std::vector<double> draw_share;
+    std::size_t before = 0, before_draws = 0;
+    for (std::size_t y = 0; y < years.size(); ++y) {
+      const ChessYear& year = years[y];
+      const std::size_t pairs = year.train.size() + year.test.size();
+      if (pairs) draw_share.push_back(static_cast<double>(year.train.count(0) + year.test.count(0)) / static_cast<double>(pairs));
+      before += year.games_before_filter;
+      before_draws += year.draws_before_filter;
+      if (!both_kinds(year.test)) continue;  // no AUC on this year's test set
+      stats::PairStratum stratum{year.test.labels, {}};
+      for (const auto& m : models) {
+        std::optional<stats::PairSeries> series;
+        if (m == "ELO") series = stats::PairSeries{stats::PairMeasure::auc, year.test_elo};
+        else if (m == "Glicko") series = stats::PairSeries{stats::PairMeasure::auc, year.test_glicko};
+        else if (m == "Baseline") series = stats::PairSeries{stats::PairMeasure::trivial_auc, {}};
+        else if (const json* v = cell_of[{p, y}][m]; v && !(*v)["test_auc"].is_null())
+          series = stats::PairSeries{stats::PairMeasure::auc, (*v)["test_differences"].get<std::vector<double>>()};
+        stratum.series.push_back(std::move(series));
+      }
+      const auto point = stats::aggregate_pairs({stratum}, stats::Aggregate::mean);
+      const auto resampled = stats::pair_resamples({stratum}, stats::Aggregate::mean);
+      for (std::size_t k = 0; k < models.size(); ++k) {
+        r.auc[k][y] = point[k];
+        if (!std::isnan(point[k])) r.interval[k][y] = stats::pair_interval(resampled, k);
+      }
+      r.strata.push_back(std::move(stratum));
+    }
+    r.draws_before = before ? static_cast<double>(before_draws) / static_cast<double>(before) : kNaN;
+    r.draws_after = draw_share.empty() ? kNaN : median(draw_share);
+    r.median = stats::aggregate_pairs(r.strata, stats::Aggregate::median);
+    if (!r.strata.empty()) r.resamples = stats::pair_resamples(r.strata, stats::Aggregate::median);
+    for (std::size_t k = 0; k < models.size(); ++k) {
+      r.median_interval.push_back(r.resamples.empty() ? stats::Interval{kNaN, kNaN} : stats::pair_interval(r.resamples, k));
+      std::size_t n = 0;
+      for (double v : r.auc[k]) n += !std::isnan(v);
+      r.counted.push_back(n);
+    }
+  }
 
   const json published = published_of(spec_);
   const json published_rows = published.value("rows", json::object());
@@ -276,89 +406,129 @@ Tables ChessRun::tables(const Outcome& outcome) const {
   std::string md = fmt::format(
       "**Substitute data**: the Kaggle 2010 'Elo vs the Rest of the World' games (registry `{}`, {}), not the paper's "
       "Chessmetrics games; years are 12-month blocks of its 100 anonymous months, so our 'year' k is not the paper's "
-      "set k. Test AUC of the comparison ROC (Table 3: an inversion is not a true positive), per year; the published "
-      "values are the authors' plotted ones (digest B.9 [C]), on other data.\n\n",
+      "set k. Test AUC of the comparison ROC (Table 3: an inversion is not a true positive), per year, with its 95 % "
+      "bootstrap interval over the year's test matches (1,000 resamples); the published values are the authors' "
+      "plotted ones (digest B.9 [C]), on other data.\n\n## Protocols\n\n",
       choice_.dataset, choice_.fidelity());
-  md += "## Test AUC per year (ours)\n\n| year | train / test pairs | draws (test) |";
-  for (const auto& m : models) md += fmt::format(" {} |", m);
-  md += fmt::format("\n|---|---|---|{}\n", fmt::join(std::vector<std::string>(models.size(), "---|"), ""));
-  for (std::size_t y = 0; y < years_.size(); ++y) {
-    md += fmt::format("| {} | {} / {} | {:.3f} |", years_[y].year, years_[y].train.size(), years_[y].test.size(),
-                      static_cast<double>(years_[y].test.count(0)) / static_cast<double>(years_[y].test.size()));
-    for (const auto& m : models) {
-      const double v = ours[m][y];
-      md += std::isnan(v) ? " - |" : fmt::format(" {:.3f} |", v);
+  const json draws = published.value("draw_shares", json::object());
+  const std::string theirs_draws =
+      draws.contains("before_filter") && draws.contains("median_after_filter")
+          ? fmt::format(" (the paper: {:.1f} % and {:.1f} %)", 100 * draws["before_filter"].get<double>(),
+                        100 * draws["median_after_filter"].get<double>())
+          : std::string();
+  for (std::size_t p = 0; p < protocols_.size(); ++p)
+    md += fmt::format("- **{}**{}: {}. Draws: {:.1f} % of the years' games before filtering, median {:.1f} % of a year's "
+                      "kept pairs (train and test) after{}.\n",
+                      protocols_[p].label, p == 0 ? " (the paper's protocol, counted)" : " (variant)", protocols_[p].description,
+                      100 * results[p].draws_before, 100 * results[p].draws_after, theirs_draws);
+  for (std::size_t p = 0; p < protocols_.size(); ++p) {
+    const ProtocolResults& r = results[p];
+    md += fmt::format("\n## Test AUC per year, {} (95 % interval over the year's test matches)\n\n| year | train / test pairs "
+                      "| players kept | draws (kept pairs) |",
+                      protocols_[p].label);
+    for (const auto& m : models) md += fmt::format(" {} |", m);
+    md += fmt::format("\n|---|---|---|---|{}\n", fmt::join(std::vector<std::string>(models.size(), "---|"), ""));
+    for (std::size_t y = 0; y < years_[p].size(); ++y) {
+      const ChessYear& year = years_[p][y];
+      const std::size_t pairs = year.train.size() + year.test.size();
+      md += fmt::format("| {} | {} / {} | {} | {} |", year.year, year.train.size(), year.test.size(), year.kept_players,
+                        pairs ? fmt::format("{:.3f}", static_cast<double>(year.train.count(0) + year.test.count(0)) /
+                                                          static_cast<double>(pairs))
+                              : std::string("-"));
+      for (std::size_t k = 0; k < models.size(); ++k) md += fmt::format(" {} |", with_interval(r.auc[k][y], r.interval[k][y]));
+      md += "\n";
     }
-    md += "\n";
   }
 
   // Medians over the years, ours vs the authors' (different data: a tolerance, not a match).
-  ComparisonTable table({{"model", "model"}}, {{"years", "years (ours)", 0}}, tolerance_of(spec_, 0.03), 3);
-  for (const auto& m : models) {
-    std::optional<double> p;
-    if (theirs.count(m)) p = median(theirs[m]);
-    auto& row = table.add({m}, median_of(ours[m]), p);
-    std::size_t count = 0;
-    for (double v : ours[m]) count += !std::isnan(v);
-    row.extra = {{"years", std::to_string(count)}};
-    if (!choice_.exact()) {
-      row.standing = Standing::substitute;
-      row.causes.push_back("substitute data (Kaggle 2010 games, not Chessmetrics)");
-    } else if (m == "ELO" || m == "Glicko") {
-      row.standing = Standing::no_learning;  // rating rules, no trained parameter
+  ComparisonTable table({{"model", "model"}, {"protocol", "protocol"}}, {{"years", "years (ours)", 0}}, tolerance_of(spec_, 0.03), 3);
+  for (std::size_t p = 0; p < protocols_.size(); ++p)
+    for (std::size_t k = 0; k < models.size(); ++k) {
+      const std::string& m = models[k];
+      std::optional<double> theirs_median;
+      if (theirs.count(m)) theirs_median = median(theirs[m]);
+      auto& row = table.add({m, protocols_[p].label}, std::isnan(results[p].median[k]) ? std::optional<double>() : results[p].median[k],
+                            theirs_median);
+      row.extra = {{"years", std::to_string(results[p].counted[k])}};
+      if (!std::isnan(results[p].median_interval[k].low)) {
+        row.interval = results[p].median_interval[k];
+        row.interval_unit = "test game";
+      }
+      row.standing = standing_of({.papers_data = choice_.exact(), .papers_method = true, .counted_protocol = p == 0});
+      if (!choice_.exact()) row.causes.push_back("substitute data (Kaggle 2010 games, not Chessmetrics)");
+      if (p > 0) row.causes.push_back("protocol variant: " + protocols_[p].label);
+      if (choice_.exact() && p == 0 && (m == "ELO" || m == "Glicko")) row.standing = Standing::no_learning;
     }
-  }
-  md += "\n## Median test AUC over the years: ours vs the authors' plotted values\n\n" + table.markdown();
+  md += "\n## Median test AUC over the years: ours vs the authors' plotted values\n\nThe interval of a median: every year's "
+        "test matches resampled (1,000 times), each year's AUC and the median over the years recomputed; it is the noise "
+        "of the test sets, not the spread of the years.\n\n" +
+        table.markdown();
   out.tally = table.tally();
 
-  // The paper's claims on our medians.
+  // The paper's claims, on the medians of the paper's protocol. An ordering "A above B" holds when
+  // A's median is above B's; its margin (A − B) is given with a paired 95 % interval over the test
+  // matches (both medians from the same resampled matches) and whether it excludes 0.
   Claims claims;
-  auto med = [&](const std::string& m) { return ours.count(m) ? median_of(ours[m]) : std::numeric_limits<double>::quiet_NaN(); };
-  auto claim = [&](const std::string& text, bool holds, const std::string& evidence) {
-    claims.add(text, holds, evidence).standing = choice_.exact() ? Standing::exact : Standing::substitute;
+  const ProtocolResults& main = results.front();
+  auto present = [&](const std::string& m) {
+    const std::size_t k = model_index(m);
+    return k < models.size() && !std::isnan(main.median[k]);
   };
-  if (ours.count("Lin-16") && ours.count("Poly-16")) {
-    const double best_rating = std::max(med("ELO"), med("Glicko"));
-    claim("linear and polynomial SVMs (16 features) have a higher test AUC than ELO and Glicko",
-          med("Lin-16") > best_rating && med("Poly-16") > best_rating,
-          fmt::format("medians Lin-16 {:.3f}, Poly-16 {:.3f}, ELO {:.3f}, Glicko {:.3f}", med("Lin-16"), med("Poly-16"),
-                      med("ELO"), med("Glicko")));
-  }
-  for (const auto& [sixteen, two] : {std::pair<std::string, std::string>{"Lin-16", "Lin-2"}, {"Poly-16", "Poly-2"}})
-    if (ours.count(sixteen) && ours.count(two))
-      claim(fmt::format("{} (Elo and Glicko features only) is worse than {}", two, sixteen), med(two) < med(sixteen),
-            fmt::format("medians {:.3f} vs {:.3f}", med(two), med(sixteen)));
-  if (ours.count("Gauss-16") && ours.count("Lin-16") && ours.count("Poly-16"))
-    claim("the Gaussian kernel is below linear and polynomial", med("Gauss-16") < std::min(med("Lin-16"), med("Poly-16")),
-          fmt::format("medians Gauss-16 {:.3f}, Lin-16 {:.3f}, Poly-16 {:.3f}", med("Gauss-16"), med("Lin-16"), med("Poly-16")));
-  md += "\n## The paper's claims (on our medians)\n\n" + claims.markdown();
+  auto ordering = [&](const std::string& text, const std::vector<std::pair<std::string, std::string>>& above) {
+    bool holds = true;
+    std::vector<std::string> parts;
+    json margins = json::array();
+    for (const auto& [a, b] : above) {
+      if (!present(a) || !present(b)) return;
+      const auto d = stats::paired_pair_comparison(main.strata, stats::Aggregate::median, main.resamples, model_index(a), model_index(b));
+      holds = holds && d.difference > 0;
+      parts.push_back(fmt::format("{} {:.3f} − {} {:.3f} = {:+.3f} [{:+.3f}, {:+.3f}] {}", a, main.median[model_index(a)], b,
+                                  main.median[model_index(b)], d.difference, d.interval.low, d.interval.high,
+                                  d.significant() ? "significant" : "not significant"));
+      margins.push_back({{"above", a}, {"below", b}, {"margin", d.difference}, {"interval", {d.interval.low, d.interval.high}},
+                         {"significant", d.significant()}, {"p_value", d.p_value}});
+    }
+    claims.add(text, holds,
+               fmt::format("medians, margin [paired 95 % interval over the test matches], 5 % level: {}", fmt::join(parts, "; ")),
+               {{"margins", margins}})
+        .standing = choice_.exact() ? Standing::exact : Standing::substitute;
+  };
+  ordering("linear and polynomial SVMs (16 features) have a higher test AUC than ELO and Glicko",
+           {{"Lin-16", "ELO"}, {"Lin-16", "Glicko"}, {"Poly-16", "ELO"}, {"Poly-16", "Glicko"}});
+  ordering("Lin-2 (Elo and Glicko features only) is worse than Lin-16", {{"Lin-16", "Lin-2"}});
+  ordering("Poly-2 (Elo and Glicko features only) is worse than Poly-16", {{"Poly-16", "Poly-2"}});
+  ordering("the Gaussian kernel is below linear and polynomial", {{"Lin-16", "Gauss-16"}, {"Poly-16", "Gauss-16"}});
+  md += "\n## The paper's claims (on the medians of the paper's protocol)\n\nAn ordering holds when the medians are in "
+        "order; each margin carries a paired bootstrap interval over the test matches, and \"significant\" when it excludes "
+        "0.\n\n" +
+        claims.markdown();
 
-  md += "\n## Selected hyper-parameters\n\n| year | method | C | kernel parameter | mean validation AUC |\n|---|---|---|---|---|\n";
+  md += "\n## Selected hyper-parameters\n\n| protocol | year | method | C | kernel parameter | mean validation AUC |\n|---|---|---|---|---|---|\n";
   for (std::size_t i = 0; i < cells_.size(); ++i) {
     const json& s = outcome.validation[i]["selected"];
     if (s.is_null()) continue;
-    md += fmt::format("| {} | {} | {:g} | {:g} | {:.4f} |\n", years_[cells_[i].year].year, cells_[i].method, s["C"].get<double>(),
+    md += fmt::format("| {} | {} | {} | {:g} | {:g} | {:.4f} |\n", protocols_[cells_[i].protocol].label,
+                      years_[cells_[i].protocol][cells_[i].year].year, cells_[i].method, s["C"].get<double>(),
                       s["parameter"].get<double>(), s["validation_auc"].get<double>());
   }
   md += fmt::format("\n{} libsvm fits in {:.0f} s (sum over cells); {} had a nonnegative bias (skipped, Lemma 3.1); {} "
-                    "stopped at libsvm's iteration cap.\n",
-                    fits, seconds, unusable, unconverged);
-  if (!failures.empty()) md += "\n" + failures;
-  md += fmt::format("\n## Data\n\n- `{}` sha256 `{}`; years (0-based 12-month blocks): {}; train months 1-4 of a "
-                    "block, test months 5-12; a player needs {} games up to the end of the train window.\n",
-                    file_.name, file_.sha256.substr(0, 16), fmt::join(spec_["years"].get<std::vector<int>>(), ", "),
-                    spec_.value("min_games", 10));
+                    "stopped at libsvm's iteration cap; {} validation splits lacked draws or decisive games (skipped).\n",
+                    fits, seconds, unusable, unconverged, skipped_splits);
+  if (!failures.empty()) md += "\nCells without a test AUC:\n\n" + failures;
+  md += fmt::format("\n## Data\n\n- `{}` sha256 `{}`; years are 0-based 12-month blocks of its months.\n", file_.name,
+                    file_.sha256.substr(0, 16));
   md += "\n## Notes\n\n";
   md += notes_markdown(spec_);
 
-  // Figure 6: boxplots of the test AUC over the years per model, ours and the authors' (wide CSVs:
-  // a row per year, a column per model; an empty field where a year has no usable model).
+  // Figure 6 (the paper's protocol): boxplots of the test AUC over the years per model, ours and the
+  // authors' (wide CSVs: a row per year, a column per model; an empty field where a year has none).
   std::string figure = "year";
   for (const auto& m : models) figure += "," + m;
   figure += "\n";
-  for (std::size_t y = 0; y < years_.size(); ++y) {
-    figure += std::to_string(years_[y].year);
-    for (const auto& m : models) figure += std::isnan(ours[m][y]) ? std::string(",") : fmt::format(",{:.6f}", ours[m][y]);
+  for (std::size_t y = 0; y < years_.front().size(); ++y) {
+    figure += std::to_string(years_.front()[y].year);
+    for (std::size_t k = 0; k < models.size(); ++k)
+      figure += std::isnan(main.auc[k][y]) ? std::string(",") : fmt::format(",{:.6f}", main.auc[k][y]);
     figure += "\n";
   }
   std::string figure_published = "set," + fmt::format("{}", fmt::join(columns, ",")) + "\n";
@@ -372,12 +542,12 @@ Tables ChessRun::tables(const Outcome& outcome) const {
       "stem = ARG0[1:strstrt(ARG0, '.figure6.gp') - 1]\n"
       "set datafile separator ','\nset terminal pngcairo size 1200,480 font ',10'\nset output stem.'.figure6.png'\n"
       "set style fill solid 0.25 border -1\nset style boxplot nooutliers\nset boxwidth 0.5\n"
-      "set grid ytics\nunset key\nset ylabel 'test AUC'\nset yrange [0.15:0.45]\nset xtics rotate by -30\n"
+      "set grid ytics\nunset key\nset ylabel 'test AUC'\nset yrange [0.0:0.6]\nset xtics rotate by -30\n"
       "set multiplot layout 1,2 title 'SVMcompare Fig. 6: chess test AUC over the years (boxplots; our years as dots)'\n";
   std::string xtics;
   for (std::size_t i = 0; i < models.size(); ++i) xtics += fmt::format("{}'{}' {}", i ? ", " : "", models[i], i + 1);
   gp += fmt::format("set xtics ({})\nset xrange [0.5:{}.5]\n", xtics, models.size());
-  gp += "set title 'ours (Kaggle 2010 games, a substitute)'\nplot ";
+  gp += "set title \"ours (Kaggle 2010 games, a substitute; the paper's protocol)\"\nplot ";
   for (std::size_t i = 0; i < models.size(); ++i)
     gp += fmt::format("{0}stem.'.figure6.csv' using ({1}):{2} skip 1 with boxplot lt {3}, stem.'.figure6.csv' using ({1}):{2} "
                       "skip 1 with points pt 7 ps 0.6 lc rgb '#555555'",
@@ -396,61 +566,142 @@ Tables ChessRun::tables(const Outcome& outcome) const {
   out.extra_files = {{".figure6.csv", figure}, {".figure6_published.csv", figure_published}, {".figure6.gp", gp}};
   out.markdown = md;
   out.csv = table.csv();
-  json per_year = json::array();
-  for (const auto& m : models)
-    for (std::size_t y = 0; y < years_.size(); ++y)
-      per_year.push_back({{"model", m}, {"year", std::to_string(years_[y].year)},
-                          {"auc", std::isnan(ours[m][y]) ? json(nullptr) : json(ours[m][y])}});
-  out.fields = {{"comparison", table.rows_json()}, {"per_year", per_year}, {"claims", claims.to_json()}, {"published", published}};
+  json per_year = json::array(), protocols = json::array();
+  for (std::size_t p = 0; p < protocols_.size(); ++p) {
+    protocols.push_back({{"label", protocols_[p].label}, {"description", protocols_[p].description},
+                         {"draws_before_filter", results[p].draws_before}, {"median_draws_after_filter", results[p].draws_after},
+                         {"pairs", [&] {
+                            json a = json::array();
+                            for (const auto& y : years_[p]) a.push_back({{"year", y.year}, {"train", y.train.size()}, {"test", y.test.size()}});
+                            return a;
+                          }()}});
+    for (std::size_t k = 0; k < models.size(); ++k)
+      for (std::size_t y = 0; y < years_[p].size(); ++y) {
+        const double v = results[p].auc[k][y];
+        json row = {{"model", models[k]}, {"protocol", protocols_[p].label}, {"year", std::to_string(years_[p][y].year)},
+                    {"auc", std::isnan(v) ? json(nullptr) : json(v)}};
+        if (!std::isnan(results[p].interval[k][y].low))
+          row["interval"] = {results[p].interval[k][y].low, results[p].interval[k][y].high};
+        per_year.push_back(std::move(row));
+      }
+  }
+  out.fields = {{"comparison", table.rows_json()}, {"per_year", per_year}, {"protocols", protocols},
+                {"claims", claims.to_json()}, {"published", published}};
   return out;
 }
 
 // ---- The family --------------------------------------------------------------------------------
+
+// The protocol keys of `spec` (the spec itself, or a variant merged over it; `prefix` names where).
+void validate_protocol(const json& spec, const std::string& prefix, const SpecValidator& v) {
+  const json& years = spec["years"];
+  if (!years.is_array() || years.empty()) v.fail(prefix + "years", "expected a non-empty array of block indices");
+  std::set<int> seen;
+  for (const auto& y : years)
+    if (!y.is_number_integer() || y.get<int>() < 0 || y.get<int>() > 1000 || !seen.insert(y.get<int>()).second)
+      v.fail(prefix + "years", "every year must be a distinct integer >= 0, got " + y.dump());
+  auto integer = [&](const std::string& key, double low, double high) {
+    if (!spec.contains(key)) return;
+    if (!spec[key].is_number_integer()) v.fail(prefix + key, "expected an integer, got " + spec[key].dump());
+    v.number(spec, key, prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1), low, high);
+  };
+  integer("min_games", 0, 1e6);
+  integer("train_months", 1, 11);
+  integer("cv_months", 1, 3);
+  if (spec.value("cv_months", 3) > spec.value("train_months", 4))
+    v.fail(prefix + "cv_months", "the validation months must lie in the train window (cv_months <= train_months)");
+  auto choice = [&](const std::string& key, const std::set<std::string>& allowed) {
+    if (!spec.contains(key)) return;
+    if (!spec[key].is_string() || !allowed.count(spec[key].get<std::string>()))
+      v.fail(prefix + key, fmt::format("expected one of {}, got {}", fmt::join(allowed, ", "), spec[key].dump()));
+  };
+  choice("history", {"year", "all"});
+  choice("min_games_in", {"train_window", "history"});
+  choice("rating_updates", {"match", "month"});
+  if (spec.contains("elo_k_new")) v.number(spec, "elo_k_new", prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1), 0, 100, true);
+}
 
 class ChessFamily : public Family {
  public:
   std::string name() const override { return "chess"; }
   std::string summary() const override {
     return "SVMcompare §5 (Figure 6): yearly chess data sets from a game list (registry format `chess_games`; train = "
-           "months 1-4 of a 12-month block, test = months 5-12; 16 features per player from earlier games). Every "
-           "(year, method) is a cell: the grid is chosen by the mean validation AUC over time-ordered splits of the "
-           "first `cv_months` months, the model trained on the train window and scored by its test AUC. Elo, Glicko "
-           "and the trivial model (Eq. 20) are computed for the tables; also writes "
+           "months 1-`train_months` of a 12-month block, test = the rest; players with `min_games` games in the train "
+           "window; 16 features per player from the year's earlier games, Elo and Glicko updated after every match: "
+           "the paper's protocol, with the earlier ones as `variants`). Every (protocol, year, method) is a cell: the "
+           "grid is chosen by the mean validation AUC over time-ordered splits of the first `cv_months` months, the "
+           "model trained on the train window and scored by its test AUC (95 % bootstrap interval over the test "
+           "matches). Elo, Glicko and the trivial model (Eq. 20) are computed for the tables; also writes "
            "`results/<name>[.quick].figure6.{csv,gp}` (boxplots, ours beside the authors' plotted values).";
   }
   std::vector<SpecKey> keys() const override {
     return {{"dataset", true, "`{registry, variant}`: a game list of the registry (format `chess_games`, file `games`)"},
             {"years", true, "0-based 12-month blocks to run (distinct, >= 0)"},
-            {"min_games", false, "games a player needs up to the end of the train window (default 10, §5.1)"},
-            {"cv_months", false, "months at the start of a year used by the validation splits (default 3, §5.2)"},
+            {"min_games", false, "games a player needs (default 10, §5.1), counted as `min_games_in` says"},
+            {"min_games_in", false,
+             "`train_window` (default, §5.1: \"less than 10 matches ... in the train set\") or `history` (every game of "
+             "the file up to the end of the train window)"},
+            {"train_months", false, "months of a year that train, the rest test (default 4, §5.1; 3: the authors' readme)"},
+            {"history", false,
+             "what features and ratings are computed from: `year` (default: the year's kept games from its first month, "
+             "ratings from 1200) or `all` (every earlier game of the file)"},
+            {"rating_updates", false, "`match` (default, §5.1: \"updated after every match\") or `month`"},
+            {"elo_k_new", false, "Elo's K for a player with fewer than 30 games (default 30, PlayerRatings' kfide; 25: FIDE before 2011)"},
+            {"cv_months", false, "months at the start of a year used by the validation splits (default 3, §5.2; at most train_months)"},
+            {"variants", false,
+             "`{label: {protocol keys}}`: the same methods under another protocol (any of years, min_games, min_games_in, "
+             "train_months, history, rating_updates, elo_k_new, cv_months), shown as rows beside the paper's protocol"},
             {"methods", true,
              "`{label: {kind, parameters}}`; labels Lin-16, Lin-2, Poly-16, Poly-2, Gauss-16, Gauss-2 match the "
              "published columns and the claims"},
-            {"published", false, "`{source, columns: [...], rows: {set: [AUC per column]}}`: the authors' plotted values"},
+            {"published", false,
+             "`{source, columns: [...], rows: {set: [AUC per column]}, median: [...], draw_shares: {before_filter, "
+             "median_after_filter}}`: the authors' plotted values (a median must be its column's), the paper's draw shares"},
             {"tolerance", false, "a median is matched when \\|ours − published\\| ≤ this (default 0.03)"}};
   }
   const std::vector<MethodKind>& methods() const override { return chess_methods(); }
   void validate(const json& spec, const SpecValidator& v) const override {
     v.keys(spec["dataset"], "dataset", {"registry", "variant"}, {"registry"});
     v.registry_dataset(spec["dataset"], "dataset", {"chess_games"});
-    const json& years = spec["years"];
-    if (!years.is_array() || years.empty()) v.fail("years", "expected a non-empty array of block indices");
-    std::set<int> seen;
-    for (const auto& y : years)
-      if (!y.is_number_integer() || y.get<int>() < 0 || y.get<int>() > 1000 || !seen.insert(y.get<int>()).second)
-        v.fail("years", "every year must be a distinct integer >= 0, got " + y.dump());
-    if (spec.contains("min_games")) v.number(spec, "min_games", "", 0, 1e6);
-    if (spec.contains("cv_months")) v.number(spec, "cv_months", "", 1, 3);
+    validate_protocol(spec, "", v);
+    const json variants = spec.value("variants", json::object());
+    if (!variants.is_object()) v.fail("variants", "expected an object {label: {protocol keys}}");
+    for (const auto& [label, variant] : variants.items()) {
+      const std::string where = "variants." + label;
+      if (label == "paper") v.fail(where, "the label 'paper' names the spec's own protocol");
+      v.keys(variant, where, std::set<std::string>(kProtocolKeys.begin(), kProtocolKeys.end()));
+      json merged = spec;
+      for (const auto& [key, value] : variant.items()) merged[key] = value;
+      validate_protocol(merged, where + ".", v);
+    }
     validate_tolerance(spec, v, 1.0);
     if (spec.contains("published")) {
       const json& p = spec["published"];
-      v.keys(p, "published", {"source", "columns", "rows", "median"}, {"columns", "rows"});
+      v.keys(p, "published", {"source", "columns", "rows", "median", "draw_shares"}, {"columns", "rows"});
+      if (p.contains("draw_shares")) {
+        v.keys(p["draw_shares"], "published.draw_shares", {"before_filter", "median_after_filter"}, {"before_filter", "median_after_filter"});
+        v.number(p["draw_shares"], "before_filter", "published.draw_shares", 0, 1);
+        v.number(p["draw_shares"], "median_after_filter", "published.draw_shares", 0, 1);
+      }
       if (!p["columns"].is_array()) v.fail("published.columns", "expected an array of model names");
       for (const auto& [set, values] : p["rows"].items()) {
         if (!values.is_array() || values.size() != p["columns"].size())
           v.fail("published.rows." + set, "expected one number per column");
         for (const auto& x : values)
           if (!x.is_number()) v.fail("published.rows." + set, "expected numbers, got " + x.dump());
+      }
+      // A transcribed median must be the median of its column's rows (to its 4 decimals).
+      if (p.contains("median")) {
+        if (!p["median"].is_array() || p["median"].size() != p["columns"].size())
+          v.fail("published.median", "expected one number per column");
+        for (std::size_t c = 0; c < p["columns"].size(); ++c) {
+          std::vector<double> column;
+          for (const auto& [set, values] : p["rows"].items()) column.push_back(values[c].get<double>());
+          const json& given = p["median"][c];
+          if (!given.is_number() || column.empty() || std::abs(given.get<double>() - median(column)) > 5e-5)
+            v.fail("published.median", fmt::format("{}: {} is not the median {:.4f} of its rows", p["columns"][c].dump(),
+                                                   given.dump(), column.empty() ? kNaN : median(column)));
+        }
       }
     }
   }

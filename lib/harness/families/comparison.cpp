@@ -118,13 +118,17 @@ std::unique_ptr<Dataset> load_dataset(const std::string& label, const json& d, c
   return data;
 }
 
-// The zero-one error (%) of the constant prediction of the training set's most common label
-// (0 on a tie): the sushi panel's "trivial model" (undefined in the paper).
-double trivial_error_percent(const PairData& train, const PairData& test) {
+// The training set's most common label (0 on a tie): the sushi panel's "trivial model" predicts it
+// everywhere (undefined in the paper).
+int trivial_label(const PairData& train) {
   int best = 0;
   for (int label : {-1, 1})
     if (train.count(label) > train.count(best)) best = label;
-  return comparison_errors(std::vector<int>(test.size(), best), test.labels).error_percent();
+  return best;
+}
+
+double trivial_error_percent(const PairData& train, const PairData& test) {
+  return comparison_errors(std::vector<int>(test.size(), trivial_label(train)), test.labels).error_percent();
 }
 
 ComparisonRun::ComparisonRun(json spec) : spec_(std::move(spec)) {
@@ -240,15 +244,22 @@ json ComparisonRun::validate(std::size_t index) const {
                             plans_[index].description, points));
   const ComparisonModel& model = *best.model;
   const std::vector<double> test_differences = model.differences(test);
+  const std::vector<int> test_predictions = model.predict(test);
+  // The test pairs' labels, predictions and rank differences (and the truth's, the trivial
+  // label) are the per-unit statistics of the tables' bootstrap intervals.
   json out = {{"selected", {{"C", best.C}, {"sigma", best.sigma}}},
               {"validation_score", by_auc ? best.score : -best.score},
               {"validation_measure", by_auc ? "auc" : "error_percent"},
               {"grid_points", points},
               {"unusable_grid_points", unusable},
               {"unconverged_grid_points", unconverged},
-              {"test_error", comparison_errors(model.predict(test), test.labels).error_percent()},
+              {"test_error", comparison_errors(test_predictions, test.labels).error_percent()},
               {"test_auc", comparison_roc(test_differences, test.labels).auc},
-              {"trivial_error", trivial_error_percent(train, test)}};
+              {"trivial_error", trivial_error_percent(train, test)},
+              {"trivial_label", trivial_label(train)},
+              {"test_labels", test.labels},
+              {"test_predictions", test_predictions},
+              {"test_differences", test_differences}};
   if (cell.dataset->norm) {
     std::vector<double> truth(test.size());
     for (std::size_t i = 0; i < test.size(); ++i)
@@ -256,6 +267,7 @@ json ComparisonRun::validate(std::size_t index) const {
                  squared_norm_rank(*cell.dataset->norm, test.first.row(static_cast<long>(i)).transpose());
     out["truth_error"] = true_ranking_error_percent(*cell.dataset->norm, test);
     out["truth_auc"] = comparison_roc(truth, test.labels).auc;
+    out["truth_differences"] = truth;
   }
   if (cell.level_curves) {
     const int r = figure3_->resolution;

@@ -23,6 +23,8 @@
 #include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
+#include "lib/stats/auc_bootstrap.hpp"
+#include "lib/stats/rank_tests.hpp"
 
 namespace mpg::harness::comparison_impl {
 
@@ -72,8 +74,9 @@ struct Figure3 {
   double low = -3.0, high = 3.0;
 };
 
-// The zero-one error (%) of the constant prediction of the training set's most common label
-// (0 on a tie): the sushi panel's "trivial model" (undefined in the paper).
+// The training set's most common label (0 on a tie), and the zero-one error (%) of predicting it
+// everywhere: the sushi panel's "trivial model" (undefined in the paper).
+int trivial_label(const PairData& train);
 double trivial_error_percent(const PairData& train, const PairData& test);
 
 class ComparisonRun : public FamilyRun {
