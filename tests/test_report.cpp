@@ -93,7 +93,10 @@ TEST_CASE("mpg report: a line per table, the three counts, the main miss, the RE
   json t2 = {{"name", "t2"}, {"family", "alignment"}, {"revision", "0123456789"}, {"spec", "experiments/t2.json"},
              {"tolerance", 2.0},
              {"comparison", {{{"row", "MPG"}, {"ours", 30.0}, {"published", 26.0}, {"within_tolerance", false}},
-                             {{"row", "SSVM"}, {"ours", 27.0}, {"published", 26.0}, {"within_tolerance", true}}}}};
+                             {{"row", "SSVM"}, {"ours", 27.0}, {"published", 26.0}, {"within_tolerance", true}},
+                             // A row list marking other data (Parambath ch. 2): counted apart, never the main miss.
+                             {{"row", "RCV1"}, {"ours", 50.0}, {"published", 20.0}, {"within_tolerance", false},
+                              {"substitute", true}}}}};
   write(results / "t2.json", t2.dump());
   // A table with its own count (claims beside its cells): the count is what the report shows.
   json t3 = {{"name", "t3"}, {"family", "comparison"}, {"revision", "0123456789"}, {"spec", "experiments/t3.json"},
@@ -117,7 +120,8 @@ TEST_CASE("mpg report: a line per table, the three counts, the main miss, the RE
   const std::string block = report_status_block(tables);
   CHECK(block.find("| t1 | `abcdef1` | 1 / 1 / 2 of 4 | 0 / 1 / 0 of 1 | A LR: 60.0 vs 70.0 (-10.0), interval "
                    "57.0–63.0 |") != std::string::npos);
-  CHECK(block.find("| t2 | `0123456` | 1 / 0 / 1 of 2 | – | MPG: 30.00 vs 26.00 (+4.00) |") != std::string::npos);
+  CHECK(block.find("| t2 | `0123456` | 1 / 0 / 1 of 2 | 0 / 0 / 1 of 1 | MPG: 30.00 vs 26.00 (+4.00) |") !=
+        std::string::npos);
   CHECK(block.find("| t3 | `0123456` | 3 / 0 / 2 of 5 | – |  |") != std::string::npos);
 
   const auto written = write_report(options);

@@ -75,6 +75,9 @@ void collect_cells(const json& value, std::vector<ReportCell>& cells, double tol
     else
       c.verdict = std::abs(c.ours - c.published) <= tolerance + 1e-9 ? "within" : "miss";
     c.standing = value.value("standing", std::string("exact"));
+    // Tables whose own row lists mark other data with "substitute": true (Parambath ch. 2).
+    if (value.contains("substitute") && value["substitute"].is_boolean() && value["substitute"].get<bool>())
+      c.standing = "substitute";
     cells.push_back(std::move(c));
     return;
   }
