@@ -20,8 +20,8 @@ void check_sizes(std::size_t a, std::size_t b, const char* what) {
     throw Error(std::string(what) + ": " + std::to_string(a) + " values for " + std::to_string(b) + " labels");
 }
 
-// Indices of the pairs by decreasing |d|; ties by the value of d, then by label, so the order
-// (and everything computed from it) does not depend on the order of the pairs.
+}  // namespace
+
 std::vector<std::size_t> by_decreasing_magnitude(const std::vector<double>& d, const std::vector<int>& y) {
   std::vector<std::size_t> order(d.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
@@ -33,8 +33,6 @@ std::vector<std::size_t> by_decreasing_magnitude(const std::vector<double>& d, c
   });
   return order;
 }
-
-}  // namespace
 
 double ComparisonErrors::error_percent() const {
   return pairs == 0 ? 0.0 : 100.0 * static_cast<double>(errors()) / static_cast<double>(pairs);

@@ -44,6 +44,10 @@ struct RocCurve {
 // throws mpg::Error otherwise, or for a label outside {-1, 0, 1} or a NaN difference.
 RocCurve comparison_roc(const std::vector<double>& differences, const std::vector<int>& labels);
 
+// Indices of the pairs by decreasing |d|; ties by the value of d, then by label: the ROC's order,
+// which does not depend on the order of the pairs.
+std::vector<std::size_t> by_decreasing_magnitude(const std::vector<double>& d, const std::vector<int>& y);
+
 // AUC of the trivial model of Eq. (20), used for chess: predicting 0 everywhere gives (0, 0);
 // predicting the more common non-zero label everywhere gives (1, p) with
 // p = max(|I_1|, |I_-1|) / (|I_1| + |I_-1|), so the AUC is p / 2. Same preconditions as the ROC.

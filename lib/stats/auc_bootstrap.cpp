@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "lib/eval/comparison.hpp"
+
 namespace mpg::stats {
 
 namespace {
@@ -15,19 +17,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 long weight_of(const std::vector<long>& weights, std::size_t i) { return weights.empty() ? 1L : weights[i]; }
-
-// Indices by decreasing |d|; ties by d, then label (the order of comparison_roc).
-std::vector<std::size_t> by_magnitude(const std::vector<double>& d, const std::vector<int>& y) {
-  std::vector<std::size_t> order(d.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const double ma = std::abs(d[a]), mb = std::abs(d[b]);
-    if (ma != mb) return ma > mb;
-    if (d[a] != d[b]) return d[a] < d[b];
-    return y[a] < y[b];
-  });
-  return order;
-}
 
 // The weighted comparison AUC (Table 3's ROC): lowering tau below a group of tied |d| turns the
 // group to yhat = sign(d): FP += weights of its y = 0 pairs, TP += weights of its pairs with
@@ -109,7 +98,7 @@ Prepared prepare(const PairStratum& stratum) {
       sorted = PairSeries{s->measure, {}};
       for (std::size_t i : order)
         if (!s->values.empty()) sorted->values.push_back(s->values[i]);
-      if (s->measure == PairMeasure::auc) magnitude = by_magnitude(sorted->values, p.labels);
+      if (s->measure == PairMeasure::auc) magnitude = mpg::by_decreasing_magnitude(sorted->values, p.labels);
     }
     p.series.push_back(std::move(sorted));
     p.orders.push_back(std::move(magnitude));
@@ -131,7 +120,7 @@ double pair_measure(const PairSeries& series, const std::vector<int>& labels, co
     throw std::invalid_argument("pair bootstrap: weights of another size than the pairs");
   switch (series.measure) {
     case PairMeasure::auc:
-      return weighted_auc(series.values, labels, by_magnitude(series.values, labels), weights);
+      return weighted_auc(series.values, labels, mpg::by_decreasing_magnitude(series.values, labels), weights);
     case PairMeasure::trivial_auc: {
       // p / 2 with p = max(W_1, W_-1) / (W_1 + W_-1) (Eq. 20).
       double zero = 0, one = 0, minus_one = 0;
