@@ -79,13 +79,15 @@ std::vector<stats::Interval> user_intervals(const Units& units, std::size_t cata
       sizes.push_back(static_cast<long>(who.size()));
       stratum_users.push_back(std::move(who));
     }
+    // Per cell: the positions of the strata's users in it (shared by the cell's measures).
+    std::map<const UserUnits*, std::vector<std::size_t>> positions_of;
     std::vector<stats::ResampledStatistic> statistics;
     std::vector<bool> centred;  // Catalog Coverage: a union over users, biased by resampling
     for (std::size_t i : members) {
       const IntervalRequest& q = requests[i];
       // Per stratum: the cell's units and the positions of the stratum's users in them.
       std::vector<const UserUnits*> cells;
-      std::vector<std::vector<std::size_t>> positions;
+      std::vector<const std::vector<std::size_t>*> positions;
       for (std::size_t s = 0; s < repetitions.size(); ++s) {
         const auto& by_label = by_rep->second.at(repetitions[s]);
         const auto l = by_label.find(q.label);
@@ -94,25 +96,27 @@ std::vector<stats::Interval> user_intervals(const Units& units, std::size_t cata
           throw Error(fmt::format("diversity tables: no per-user statistics for {} at k = {} in repetition {}", q.label,
                                   q.at.k, repetitions[s]));
         const UserUnits& u = k->second;
-        std::map<int, std::size_t> where;
-        for (std::size_t a = 0; a < u.users.size(); ++a) where[u.users[a]] = a;
-        std::vector<std::size_t> at;
-        for (int user : stratum_users[s]) {
-          const auto w = where.find(user);
-          if (w == where.end())
-            throw Error(fmt::format("diversity tables: {} has no list for user {} in repetition {}", q.label, user,
-                                    repetitions[s]));
-          at.push_back(w->second);
+        const auto [found, fresh] = positions_of.try_emplace(&u);
+        if (fresh) {
+          std::map<int, std::size_t> where;
+          for (std::size_t a = 0; a < u.users.size(); ++a) where[u.users[a]] = a;
+          for (int user : stratum_users[s]) {
+            const auto w = where.find(user);
+            if (w == where.end())
+              throw Error(fmt::format("diversity tables: {} has no list for user {} in repetition {}", q.label, user,
+                                      repetitions[s]));
+            found->second.push_back(w->second);
+          }
         }
         cells.push_back(&u);
-        positions.push_back(std::move(at));
+        positions.push_back(&found->second);
       }
       centred.push_back(q.measure == "catalog_coverage");
       statistics.push_back([cells, positions, measure = q.measure, catalog_size](const std::vector<std::vector<long>>& w) {
         std::vector<char> mark;
         double total = 0;
         for (std::size_t s = 0; s < cells.size(); ++s)
-          total += measure_on_draw(*cells[s], measure, positions[s], w[s], catalog_size, mark);
+          total += measure_on_draw(*cells[s], measure, *positions[s], w[s], catalog_size, mark);
         return total / static_cast<double>(cells.size());
       });
       // The units must give back the table's value (the mean over the repetitions).
