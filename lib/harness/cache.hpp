@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "lib/base/source_dir.hpp"
+
 namespace mpg::harness {
 
 using clock_type = std::chrono::steady_clock;
@@ -25,23 +27,23 @@ double seconds_since(clock_type::time_point t);
 // lines "<SHA-256 of the file>  <path>\n" over the C++ sources and headers under lib/, baselines/
 // and cli/ and CMakeLists.txt, in byte order of their relative paths; "unknown" if there are
 // none. cmake/source_stamp.cmake computes the same into the mpg binary at build time.
-std::string source_stamp(const std::string& directory = MPG_SOURCE_DIR);
+std::string source_stamp(const std::string& directory = source_directory());
 
 // The sources a family's cells depend on, as paths relative to `directory`, sorted: the include
 // closure (project includes `#include "..."`, resolved from the tree's root or the including
 // file's folder) of the family's files lib/harness/families/<family>.cpp and <family>_*.cpp and of
 // the engine (every source directly in lib/harness), each header taken with its implementation
 // file (X.hpp brings X.cpp), plus CMakeLists.txt. Empty if the family has no file there.
-std::vector<std::string> family_sources(const std::string& family, const std::string& directory = MPG_SOURCE_DIR);
+std::vector<std::string> family_sources(const std::string& family, const std::string& directory = source_directory());
 // The SHA-256 of "<SHA-256 of the file>  <path>\n" over family_sources, or "unknown" where they
 // are empty. `mpg run` checks the binary against the whole tree (source_stamp) first, so the
 // family's stamp read from the tree is the stamp of the code compiled into the binary.
-std::string family_stamp(const std::string& family, const std::string& directory = MPG_SOURCE_DIR);
+std::string family_stamp(const std::string& family, const std::string& directory = source_directory());
 
 // The git revision of the code (lib, baselines, cli, CMakeLists.txt, datasets/registry.json): the
 // abbreviated hash of the last commit touching it, "-dirty" with uncommitted changes to it,
 // "unknown" without git. Printed in every table ("made at revision ...").
-std::string source_revision(const std::string& directory = MPG_SOURCE_DIR);
+std::string source_revision(const std::string& directory = source_directory());
 
 // Finished cells on disk: <directory>/<sha256(key)[:24]>.json holding {key, result, result_sha256}.
 // A file whose stored key differs (a hash collision), that does not parse, whose result is not a

@@ -54,7 +54,7 @@ struct SpecLocation {
   fs::path inside_source;
 };
 SpecLocation locate_spec(const std::string& spec_path) {
-  SpecLocation where{fs::weakly_canonical(fs::absolute(spec_path)), fs::weakly_canonical(fs::path(MPG_SOURCE_DIR)), {}};
+  SpecLocation where{fs::weakly_canonical(fs::absolute(spec_path)), fs::weakly_canonical(fs::path(source_directory())), {}};
   const fs::path relative = where.absolute.lexically_relative(where.source);
   if (!relative.empty() && relative.native().rfind("..", 0) != 0) where.inside_source = relative;
   return where;

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "lib/base/error.hpp"
+#include "lib/base/source_dir.hpp"
 #include "lib/base/io.hpp"
 #include "lib/base/json_file.hpp"
 #include "lib/base/sha256.hpp"
@@ -20,12 +21,12 @@ using nlohmann::json;
 
 std::string data_directory() {
   if (const char* dir = std::getenv("MPG_DATA_DIR"); dir && *dir) return dir;
-  return (std::filesystem::path(MPG_SOURCE_DIR) / ".." / "shared" / "datasets").lexically_normal().string();
+  return (std::filesystem::path(source_directory()) / ".." / "shared" / "datasets").lexically_normal().string();
 }
 
 std::string registry_path() {
   if (const char* path = std::getenv("MPG_REGISTRY"); path && *path) return path;
-  return std::string(MPG_SOURCE_DIR) + "/datasets/registry.json";
+  return source_directory() + "/datasets/registry.json";
 }
 
 const json& dataset_registry() {
