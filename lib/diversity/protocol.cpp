@@ -146,8 +146,20 @@ Eigen::MatrixXd latent_item_similarity(const Eigen::MatrixXd& item_factors) {
   for (Eigen::Index i = 0; i < unit.rows(); ++i)
     if (norm(i) > 0.0) unit.row(i) /= norm(i);
   Eigen::MatrixXd similarity = (unit * unit.transpose()).cwiseMax(0.0).cwiseMin(1.0);
+  // The product's two triangles may differ in the last bit: keep the upper one.
+  for (Eigen::Index j = 0; j < similarity.cols(); ++j)
+    for (Eigen::Index i = j + 1; i < similarity.rows(); ++i) similarity(i, j) = similarity(j, i);
   for (Eigen::Index i = 0; i < unit.rows(); ++i) similarity(i, i) = norm(i) > 0.0 ? 1.0 : 0.0;
   return similarity;
+}
+
+void require_symmetric(const Eigen::MatrixXd& similarity, const char* who) {
+  if (similarity.rows() != similarity.cols())
+    throw Error(fmt::format("{}: the similarity matrix is {} x {}, not square", who, similarity.rows(), similarity.cols()));
+  for (Eigen::Index j = 0; j < similarity.cols(); ++j)
+    for (Eigen::Index i = 0; i < j; ++i)
+      if (similarity(i, j) != similarity(j, i))
+        throw Error(fmt::format("{}: the similarity matrix is not symmetric (W({}, {}) != W({}, {}))", who, i, j, j, i));
 }
 
 std::vector<EclecticUser> user_eclecticism(const RatingTable& table, const Eigen::MatrixXd& similarity,

@@ -77,8 +77,12 @@ Eigen::MatrixXd cosine_item_similarity(const RatingTable& table);
 
 // Cosine similarity between item factor vectors (rows of item_factors, e.g. of weighted ALS):
 // negative cosines are clipped to 0 (W must lie in [0, 1] for SDR); an item whose factor is 0
-// has a zero row and column; W_ii = 1 otherwise.
+// has a zero row and column; W_ii = 1 otherwise. Symmetric (the upper triangle mirrored).
 Eigen::MatrixXd latent_item_similarity(const Eigen::MatrixXd& item_factors);
+
+// Throws mpg::Error naming `who` unless W is square and exactly symmetric, as both similarities
+// above are: the methods read W(kappa, i) as column kappa (contiguous) instead of row kappa.
+void require_symmetric(const Eigen::MatrixXd& similarity, const char* who);
 
 // Eclectic users (thesis §3.4.2 "Effect on eclectic users"): at least min_relevant relevant
 // ratings and a mean pairwise similarity W_ij (i != j) between their rated items below

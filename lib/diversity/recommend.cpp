@@ -49,17 +49,6 @@ UserView user_view(const RatingTable& train, int user, bool relevant_only) {
   return view;
 }
 
-// The m x p block of `full` (items x items) at rows profile_items and columns candidates.
-Eigen::MatrixXd gather(const Eigen::MatrixXd& full, const std::vector<int>& rows, const std::vector<int>& columns) {
-  Eigen::MatrixXd block(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(columns.size()));
-  for (std::size_t c = 0; c < columns.size(); ++c) {
-    const double* column = full.col(columns[c]).data();
-    double* out = block.col(static_cast<Eigen::Index>(c)).data();
-    for (std::size_t r = 0; r < rows.size(); ++r) out[r] = column[rows[r]];
-  }
-  return block;
-}
-
 }  // namespace
 
 DiversityMethod parse_diversity_method(const std::string& name) {
@@ -116,13 +105,11 @@ Recommendations recommend(const DiversitySplit& split, const std::vector<int>& u
   if (!coverage_method && !(options.lambda >= 0.0 && options.lambda <= 1.0))
     throw Error(fmt::format("recommend: lambda = {} is outside [0, 1]", options.lambda));
 
-  // f^{-1}(W) for all item pairs, once per call (SDR's per-user problems are blocks of it).
-  Eigen::MatrixXd cover, saturated;
-  if (coverage_method)
-    cover = options.gamma > 0.0 && options.gamma < 1.0 ? split.similarity.array().pow(1.0 / options.gamma).matrix()
-                                                        : split.similarity;
-  // f(cover) once per call for the greedy: its gains on uncovered profile items read it.
-  if (options.method == DiversityMethod::sdr) saturated = saturated_cover(cover, options.gamma);
+  // f^{-1}(W) and f(f^{-1}(W)) for all item pairs, once per call: the greedy reads each user's
+  // problem in place, SDR conv copies its block of the cover.
+  CoverageMatrices matrices;
+  if (coverage_method) matrices = make_coverage_matrices(split.similarity, options.gamma);
+  else require_symmetric(split.similarity, "recommend");
 
   Recommendations out;
   out.users = users;
@@ -136,21 +123,21 @@ Recommendations recommend(const DiversitySplit& split, const std::vector<int>& u
     switch (options.method) {
       case DiversityMethod::sdr:
       case DiversityMethod::sdr_relaxed: {
-        CoverageProblem problem;
-        problem.gamma = options.gamma;
-        problem.cover = gather(cover, view.profile_items, view.candidates);
-        if (saturated.size() > 0) problem.saturated = gather(saturated, view.profile_items, view.candidates);
-        problem.utility = Eigen::Map<const Eigen::VectorXd>(view.profile_ratings.data(),
-                                                            static_cast<Eigen::Index>(view.profile_ratings.size()));
-        problem.candidates = view.candidates;
+        const Eigen::VectorXd utility = Eigen::Map<const Eigen::VectorXd>(
+            view.profile_ratings.data(), static_cast<Eigen::Index>(view.profile_ratings.size()));
         if (options.method == DiversityMethod::sdr) {
           GreedyOptions greedy;
           greedy.k = k;
           greedy.lazy = options.lazy_greedy;
-          GreedyResult result = sdr_greedy(problem, greedy);
+          GreedyResult result = sdr_greedy(matrices, view.profile_items, utility, view.candidates, greedy);
           evaluations[a] = result.summary.gain_evaluations;
           out.lists[a] = std::move(result.items);
         } else {
+          CoverageProblem problem;
+          problem.gamma = options.gamma;
+          problem.cover = gather_symmetric_block(matrices.cover, view.profile_items, view.candidates);
+          problem.utility = utility;
+          problem.candidates = view.candidates;
           FrankWolfeOptions fw;
           fw.k = k;
           fw.tolerance = options.relaxation_tolerance;

@@ -58,16 +58,24 @@ Eigen::VectorXd item_based_relevance(const std::vector<int>& profile_items, cons
   if (profile_items.size() != profile_ratings.size())
     throw Error(fmt::format("item-based relevance: {} profile items, {} ratings", profile_items.size(),
                             profile_ratings.size()));
+  const Eigen::Index n = similarity.rows();
+  for (const std::vector<int>* items : {&profile_items, &candidates})
+    for (const int i : *items)
+      if (i < 0 || i >= n || similarity.cols() != n)
+        throw Error(fmt::format("item-based relevance: item {} outside the {} x {} similarity matrix", i, n, similarity.cols()));
+  // W_{kappa i} = W(i, kappa): column kappa, accumulated in profile order for every item at once.
+  Eigen::VectorXd weighted = Eigen::VectorXd::Zero(n), mass;
+  if (estimate == RelevanceEstimate::normalized) mass = Eigen::VectorXd::Zero(n);
+  for (std::size_t a = 0; a < profile_items.size(); ++a) {
+    const auto column = similarity.col(profile_items[a]);
+    weighted.noalias() += profile_ratings[a] * column;
+    if (estimate == RelevanceEstimate::normalized) mass.array() += column.array().abs();
+  }
   Eigen::VectorXd relevance(static_cast<Eigen::Index>(candidates.size()));
   for (std::size_t c = 0; c < candidates.size(); ++c) {
-    double weighted = 0.0, mass = 0.0;
-    for (std::size_t a = 0; a < profile_items.size(); ++a) {
-      const double w = similarity(profile_items[a], candidates[c]);
-      weighted += profile_ratings[a] * w;
-      mass += std::abs(w);
-    }
+    const int i = candidates[c];
     relevance[static_cast<Eigen::Index>(c)] =
-        estimate == RelevanceEstimate::raw ? weighted : (mass > 0.0 ? weighted / mass : 0.0);
+        estimate == RelevanceEstimate::raw ? weighted[i] : (mass[i] > 0.0 ? weighted[i] / mass[i] : 0.0);
   }
   return relevance;
 }

@@ -24,7 +24,8 @@ namespace mpg::diversity {
 enum class RelevanceEstimate { raw, normalized };
 
 // r(i) for every candidate: profile_items/profile_ratings are the user's (kappa, v);
-// similarity is the items x items matrix W.
+// similarity is the items x items matrix W, symmetric (require_symmetric, lib/diversity/
+// protocol.hpp): r sums whole columns W_{. kappa}, O(m items) per user and vectorized.
 Eigen::VectorXd item_based_relevance(const std::vector<int>& profile_items, const std::vector<double>& profile_ratings,
                                      const std::vector<int>& candidates, const Eigen::MatrixXd& similarity,
                                      RelevanceEstimate estimate = RelevanceEstimate::raw);

@@ -12,6 +12,7 @@
 #include <queue>
 
 #include "lib/base/error.hpp"
+#include "lib/diversity/protocol.hpp"
 
 namespace mpg::diversity {
 namespace {
@@ -41,12 +42,13 @@ class CoverageState {
       : problem_(problem),
         kind_(saturation_of(problem.gamma)),
         sum_(Eigen::VectorXd::Zero(problem.cover.rows())),
-        saturated_(Eigen::VectorXd::Zero(problem.cover.rows())) {}
+        saturated_(Eigen::VectorXd::Zero(problem.cover.rows())),
+        slope_(Eigen::VectorXd::Zero(problem.cover.rows())) {}
 
   // cov(P, S + j) - cov(P, S). Every term is clamped at 0 so that rounding never makes a gain
   // negative; the same arithmetic in plain and lazy greedy gives bit-identical gains.
-  double gain(Eigen::Index column) const {
-    const double* cover = problem_.cover.col(column).data();
+  double gain(Eigen::Index j) const {
+    const double* cover = problem_.cover.col(j).data();
     const double* v = problem_.utility.data();
     const Eigen::Index m = problem_.cover.rows();
     double total = 0.0;
@@ -59,7 +61,7 @@ class CoverageState {
           if (cover[r] > sum_[r]) total += v[r] * (cover[r] - sum_[r]);
         break;
       case Saturation::power: {
-        const double* cached = problem_.saturated.size() > 0 ? problem_.saturated.col(column).data() : nullptr;
+        const double* cached = problem_.saturated.size() > 0 ? problem_.saturated.col(j).data() : nullptr;
         for (Eigen::Index r = 0; r < m; ++r)
           if (cover[r] > 0.0) {
             // Not covered yet: f(0 + c) - f(0) = f(c), the cached value when there is one.
@@ -72,14 +74,29 @@ class CoverageState {
     return total;
   }
 
-  void add(Eigen::Index column) {
-    const auto cover = problem_.cover.col(column);
-    for (Eigen::Index r = 0; r < cover.size(); ++r) {
+  // An upper bound of gain(j) without a pow, where one exists (power saturation with the f(cover)
+  // cache): by concavity of f and f(0) = 0, f(s + c) - f(s) <= min(f(c), f'(s) c), and
+  // f'(s) = gamma f(s) / s. For s = 0 the term is f(c) itself.
+  bool has_upper_bound() const { return kind_ == Saturation::power && problem_.saturated.size() > 0; }
+  double upper_bound(Eigen::Index j) const {
+    const double* cover = problem_.cover.col(j).data();
+    const double* cached = problem_.saturated.col(j).data();
+    const double* v = problem_.utility.data();
+    double total = 0.0;
+    for (Eigen::Index r = 0; r < problem_.cover.rows(); ++r)
+      if (cover[r] > 0.0) total += v[r] * (sum_[r] == 0.0 ? cached[r] : std::min(cached[r], slope_[r] * cover[r]));
+    return total;
+  }
+
+  void add(Eigen::Index j) {
+    const double* cover = problem_.cover.col(j).data();
+    for (Eigen::Index r = 0; r < problem_.cover.rows(); ++r) {
       if (kind_ == Saturation::max) {
         sum_[r] = std::max(sum_[r], cover[r]);
       } else if (cover[r] > 0.0) {
         sum_[r] += cover[r];
         saturated_[r] = kind_ == Saturation::modular ? sum_[r] : saturate(sum_[r], problem_.gamma);
+        if (kind_ == Saturation::power) slope_[r] = problem_.gamma * saturated_[r] / sum_[r];
       }
     }
   }
@@ -89,6 +106,7 @@ class CoverageState {
   Saturation kind_;
   Eigen::VectorXd sum_;
   Eigen::VectorXd saturated_;
+  Eigen::VectorXd slope_;  // f'(s_kappa) where s_kappa > 0
 };
 
 // (gain, column) pairs ordered best first: larger gain, then smaller candidate id.
@@ -139,20 +157,11 @@ CoverageProblem make_coverage_problem(const Eigen::MatrixXd& similarity, Eigen::
   return problem;
 }
 
-double profile_coverage(const CoverageProblem& problem, const std::vector<int>& selected) {
-  check_problem(problem);
-  const Saturation kind = saturation_of(problem.gamma);
-  double total = 0.0;
-  for (Eigen::Index r = 0; r < problem.cover.rows(); ++r) {
-    double t = 0.0;
-    for (const int j : selected) t = kind == Saturation::max ? std::max(t, problem.cover(r, j)) : t + problem.cover(r, j);
-    total += problem.utility[r] * (kind == Saturation::power ? saturate(t, problem.gamma) : t);
-  }
-  return total;
-}
+namespace {
 
-GreedyResult sdr_greedy(const CoverageProblem& problem, const GreedyOptions& options) {
-  check_problem(problem);
+// Greedy (plain or lazy); `singletons`, when given, are the gains of every column with nothing
+// selected (the lazy greedy's first pass), the same doubles CoverageState computes.
+GreedyResult greedy(const CoverageProblem& problem, const GreedyOptions& options, const Eigen::VectorXd* singletons) {
   const auto start = Clock::now();
   const Eigen::Index p = problem.cover.cols();
   const std::size_t k = std::min(options.k, static_cast<std::size_t>(p));
@@ -165,7 +174,6 @@ GreedyResult sdr_greedy(const CoverageProblem& problem, const GreedyOptions& opt
     result.items.push_back(problem.candidates[column]);
     result.gains.push_back(gain);
   };
-
   if (!options.lazy) {
     std::vector<bool> chosen(p, false);
     for (std::size_t step = 0; step < k; ++step) {
@@ -195,7 +203,7 @@ GreedyResult sdr_greedy(const CoverageProblem& problem, const GreedyOptions& opt
     std::vector<Entry> fresh;
     fresh.reserve(static_cast<std::size_t>(p));
     for (Eigen::Index j = 0; j < p; ++j) {
-      fresh.push_back({state.gain(j), j});
+      fresh.push_back({singletons != nullptr ? (*singletons)[j] : state.gain(j), j});
       largest = std::max(largest, fresh.back().gain);
     }
     result.summary.gain_evaluations += static_cast<std::size_t>(p);
@@ -206,10 +214,20 @@ GreedyResult sdr_greedy(const CoverageProblem& problem, const GreedyOptions& opt
       std::size_t best = 0;  // index of the best fresh entry
       for (std::size_t i = 1; i < fresh.size(); ++i)
         if (is_better(fresh[i], fresh[best])) best = i;
-      // Re-evaluate stale candidates while one could still beat (or tie) the best fresh gain.
+      // Re-evaluate stale candidates while one could still beat (or tie) the best fresh gain; a
+      // candidate whose pow-free upper bound already falls short goes back with that bound.
       while (!stale.empty() && (fresh.empty() || bound(stale.top()) >= fresh[best].gain)) {
-        const Eigen::Index column = stale.top().column;
+        const Entry top = stale.top();
+        const Eigen::Index column = top.column;
         stale.pop();
+        if (!fresh.empty() && state.has_upper_bound()) {
+          const Entry tighter{std::min(top.gain, state.upper_bound(column)), column};
+          ++result.summary.bound_evaluations;
+          if (bound(tighter) < fresh[best].gain) {
+            stale.push(tighter);
+            continue;
+          }
+        }
         fresh.push_back({state.gain(column), column});
         ++result.summary.gain_evaluations;
         if (is_better(fresh.back(), fresh[best])) best = fresh.size() - 1;
@@ -224,6 +242,83 @@ GreedyResult sdr_greedy(const CoverageProblem& problem, const GreedyOptions& opt
   result.summary.objective = profile_coverage(problem, result.columns);
   result.summary.seconds = seconds_since(start);
   return result;
+}
+
+}  // namespace
+
+double profile_coverage(const CoverageProblem& problem, const std::vector<int>& selected) {
+  check_problem(problem);
+  const Saturation kind = saturation_of(problem.gamma);
+  double total = 0.0;
+  for (Eigen::Index r = 0; r < problem.cover.rows(); ++r) {
+    double t = 0.0;
+    for (const int j : selected) t = kind == Saturation::max ? std::max(t, problem.cover(r, j)) : t + problem.cover(r, j);
+    total += problem.utility[r] * (kind == Saturation::power ? saturate(t, problem.gamma) : t);
+  }
+  return total;
+}
+
+GreedyResult sdr_greedy(const CoverageProblem& problem, const GreedyOptions& options) {
+  check_problem(problem);
+  return greedy(problem, options, nullptr);
+}
+
+Eigen::MatrixXd gather_symmetric_block(const Eigen::MatrixXd& symmetric, const std::vector<int>& rows,
+                                       const std::vector<int>& columns) {
+  // Block(r, j) = M(columns[j], rows[r]): whole columns rows[r] read in order, eight at a time, so
+  // that both the reads (eight increasing streams) and the writes (a cache line per j) are dense.
+  constexpr std::size_t kTile = 8;
+  const auto m = static_cast<Eigen::Index>(rows.size());
+  Eigen::MatrixXd block(m, static_cast<Eigen::Index>(columns.size()));
+  for (std::size_t r0 = 0; r0 < rows.size(); r0 += kTile) {
+    const std::size_t tile = std::min(kTile, rows.size() - r0);
+    const double* source[kTile];
+    for (std::size_t t = 0; t < tile; ++t) source[t] = symmetric.col(rows[r0 + t]).data();
+    for (std::size_t j = 0; j < columns.size(); ++j) {
+      double* out = block.data() + static_cast<Eigen::Index>(j) * m + static_cast<Eigen::Index>(r0);
+      for (std::size_t t = 0; t < tile; ++t) out[t] = source[t][columns[j]];
+    }
+  }
+  return block;
+}
+
+CoverageMatrices make_coverage_matrices(const Eigen::MatrixXd& similarity, double gamma) {
+  if (!(gamma >= 0.0 && gamma <= 1.0)) throw Error(fmt::format("SDR: gamma = {} is outside [0, 1]", gamma));
+  require_symmetric(similarity, "SDR");
+  if ((similarity.array() < 0.0).any() || (similarity.array() > 1.0).any() || similarity.hasNaN())
+    throw Error("SDR: similarities must lie in [0, 1]");
+  CoverageMatrices matrices;
+  matrices.gamma = gamma;
+  matrices.cover = saturation_of(gamma) == Saturation::power ? similarity.array().pow(1.0 / gamma).matrix() : similarity;
+  matrices.saturated = saturated_cover(matrices.cover, gamma);
+  return matrices;
+}
+
+GreedyResult sdr_greedy(const CoverageMatrices& matrices, const std::vector<int>& profile, const Eigen::VectorXd& utility,
+                        const std::vector<int>& candidates, const GreedyOptions& options) {
+  const Eigen::Index n = matrices.cover.rows();
+  if (utility.size() != static_cast<Eigen::Index>(profile.size()))
+    throw Error(fmt::format("SDR: {} utilities for {} profile items", utility.size(), profile.size()));
+  for (const std::vector<int>* indices : {&profile, &candidates})
+    for (const int i : *indices)
+      if (i < 0 || i >= n) throw Error(fmt::format("SDR: item {} outside the {} x {} coverage matrices", i, n, n));
+  if ((utility.array() < 0.0).any() || !utility.allFinite()) throw Error("SDR: utilities must be finite and >= 0");
+  CoverageProblem problem;
+  problem.gamma = matrices.gamma;
+  problem.cover = gather_symmetric_block(matrices.cover, profile, candidates);
+  if (matrices.saturated.size() > 0) problem.saturated = gather_symmetric_block(matrices.saturated, profile, candidates);
+  problem.utility = utility;
+  problem.candidates = candidates;
+  if (!options.lazy) return greedy(problem, options, nullptr);
+  // Singleton gains sum_kappa v_kappa f(cover(kappa, j)) for every item at once: by symmetry row
+  // kappa is column kappa, so they are m contiguous column sums (in kappa order, as the state's
+  // own loop adds them: the same doubles).
+  const Eigen::MatrixXd& values = matrices.saturated.size() > 0 ? matrices.saturated : matrices.cover;
+  Eigen::VectorXd sums = Eigen::VectorXd::Zero(n);
+  for (std::size_t r = 0; r < profile.size(); ++r) sums.noalias() += utility[static_cast<Eigen::Index>(r)] * values.col(profile[r]);
+  Eigen::VectorXd singletons(static_cast<Eigen::Index>(candidates.size()));
+  for (std::size_t j = 0; j < candidates.size(); ++j) singletons[static_cast<Eigen::Index>(j)] = sums[candidates[j]];
+  return greedy(problem, options, &singletons);
 }
 
 double relaxed_coverage(const CoverageProblem& problem, const Eigen::VectorXd& alpha) {
@@ -293,12 +388,17 @@ RelaxationResult sdr_relaxed(const CoverageProblem& problem, const FrankWolfeOpt
 
   // Profile items with v > 0 and some cover: the others add nothing to F or its gradient.
   std::vector<Eigen::Index> rows;
+  const Eigen::VectorXd row_max = p > 0 ? problem.cover.rowwise().maxCoeff().eval() : Eigen::VectorXd::Zero(problem.cover.rows());
   for (Eigen::Index r = 0; r < problem.cover.rows(); ++r)
-    if (problem.utility[r] > 0.0 && p > 0 && problem.cover.row(r).maxCoeff() > 0.0) rows.push_back(r);
+    if (problem.utility[r] > 0.0 && row_max[r] > 0.0) rows.push_back(r);
   const auto m = static_cast<Eigen::Index>(rows.size());
-  Eigen::MatrixXd cover(m, p);
-  Eigen::VectorXd v(m);
-  for (Eigen::Index i = 0; i < m; ++i) cover.row(i) = problem.cover.row(rows[i]), v[i] = problem.utility[rows[i]];
+  // The problem's own block when every row stays (the usual case: no copy).
+  const bool every_row = m == problem.cover.rows();
+  Eigen::MatrixXd kept_cover;
+  Eigen::VectorXd kept_utility;
+  if (!every_row) kept_cover = problem.cover(rows, Eigen::all), kept_utility = problem.utility(rows);
+  const Eigen::MatrixXd& cover = every_row ? problem.cover : kept_cover;
+  const Eigen::VectorXd& v = every_row ? problem.utility : kept_utility;
   auto objective = [&](const Eigen::VectorXd& t) { return v.dot(t.array().pow(gamma).matrix()); };
   auto weights = [&](const Eigen::VectorXd& t) { return (v.array() * gamma * t.array().pow(gamma - 1.0)).matrix().eval(); };
 

@@ -40,13 +40,16 @@ double profile_coverage(const CoverageProblem& problem, const std::vector<int>& 
 struct GreedyOptions {
   std::size_t k = 10;  // list length (capped at p)
   // Minoux's accelerated greedy (Algorithm 6): stale gains bound fresh ones from above
-  // (submodularity), so only candidates whose bound reaches the best fresh gain are re-evaluated.
-  // The output equals plain greedy's (tests/test_sdr.cpp).
+  // (submodularity), so only candidates whose bound reaches the best fresh gain are re-evaluated,
+  // and (0 < gamma < 1, with the f(cover) cache) only those whose pow-free concavity bound
+  // sum_kappa v min(f(c), f'(s_kappa) c) reaches it too. The output equals plain greedy's
+  // (tests/test_sdr.cpp).
   bool lazy = true;
 };
 
 struct GreedySummary {
-  std::size_t gain_evaluations = 0;  // marginal gains computed (each O(m))
+  std::size_t gain_evaluations = 0;   // marginal gains computed (each O(m), a pow per covered row)
+  std::size_t bound_evaluations = 0;  // lazy greedy: pow-free upper bounds computed (each O(m))
   double objective = 0.0;            // cov(P, S) of the returned list
   double seconds = 0.0;
 };
@@ -63,6 +66,31 @@ struct GreedyResult {
 // (gain of j: sum_kappa v ((s_kappa + cover(kappa, j))^gamma - s_kappa^gamma)), O(m p k) in all
 // instead of the thesis's O(m p k^2). Ties go to the smaller candidate id.
 GreedyResult sdr_greedy(const CoverageProblem& problem, const GreedyOptions& options = {});
+
+// The all-items matrices of one gamma, shared by every user of a repetition. W is symmetric
+// (every similarity of prepare_split is), so cover and f(cover) are too: a user's singleton
+// gains sum_kappa v f(cover(kappa, j)) are sums of whole columns (kappa's), and its block
+// (rows = profile items, columns = candidates) is read column by column.
+struct CoverageMatrices {
+  double gamma = 0.5;
+  Eigen::MatrixXd cover;      // items x items: f^{-1}(W)
+  Eigen::MatrixXd saturated;  // f(cover) (empty for gamma 0 and 1, where f(cover) = cover)
+};
+
+// Throws mpg::Error on a gamma outside [0, 1] or a W that is not square, symmetric and in [0, 1].
+CoverageMatrices make_coverage_matrices(const Eigen::MatrixXd& similarity, double gamma);
+
+// The m x p block M(rows, columns) of a symmetric matrix, read as M(columns, rows): whole columns
+// in order (memory-friendly, where reading M(rows, j) column by column is a cache miss per entry).
+Eigen::MatrixXd gather_symmetric_block(const Eigen::MatrixXd& symmetric, const std::vector<int>& rows,
+                                       const std::vector<int>& columns);
+
+// sdr_greedy on the problem with profile items `profile` (utilities `utility`) and candidates
+// `candidates` of `matrices`: the same list, gains and objective as sdr_greedy on the block built
+// by hand, bit for bit (tests/test_sdr.cpp); the lazy greedy's first pass is m column sums over
+// all items. Throws mpg::Error on indices outside the matrices.
+GreedyResult sdr_greedy(const CoverageMatrices& matrices, const std::vector<int>& profile, const Eigen::VectorXd& utility,
+                        const std::vector<int>& candidates, const GreedyOptions& options = {});
 
 // The convex relaxation of Problem (3.8) (§3.3.5; its formula (3.9) is missing from the
 // extract, reconstructed in the digest §3.3):
