@@ -1,10 +1,10 @@
-# Relevance-diversity curves (Parambath thesis Figures 3.2-3.3 on MovieLens 100K), written by mpg run:
+# Relevance-diversity curves (Parambath thesis Figures 3.2 and 3.4 on MovieLens 1M), written by mpg run:
 # run from results/ (`gnuplot <this file>`); reads the CSV beside it and writes the PNG of the same stem.
 stem = ARG0[1:strlen(ARG0) - 3]
 set datafile separator ','
 set terminal pngcairo size 1500,900 font 'Sans,9' noenhanced
 set output stem . '.png'
-set multiplot layout 2,3 title 'Relevance-diversity against k (MovieLens 100K, cosine W; mean of the repetitions)'
+set multiplot layout 2,3 title 'Relevance-diversity against k (MovieLens 1M, cosine W; mean of the repetitions)'
 set grid; set key outside right font ',8'; set xlabel 'k'; set logscale x 2
 set title 'DCG x 100 (all users)'; set ylabel 'DCG x 100'
 csv = stem . '.csv'
