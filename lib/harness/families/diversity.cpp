@@ -282,6 +282,7 @@ DiversityRun::DiversityRun(json spec)
         json cell_key = key;
         cell_key["repetition"] = r;
         cells_.push_back({similarity, r, kind});
+        ++lazy[static_cast<std::size_t>(r)]->cells;
         // Earlier repetitions first (an interrupted run leaves whole repetitions), the long SDR
         // cells first within one.
         const int weight = kind == "sdr_conv" ? 3 : kind == "sdr" ? 2 : 1;
@@ -291,9 +292,10 @@ DiversityRun::DiversityRun(json spec)
   }
 }
 
-const Repetition& DiversityRun::repetition(const std::string& similarity, int r) const {
+std::shared_ptr<const Repetition> DiversityRun::repetition(const std::string& similarity, int r) const {
   LazyRepetition& lazy = *repetitions_.at(similarity)[static_cast<std::size_t>(r)];
-  std::call_once(lazy.once, [&] {
+  const std::lock_guard<std::mutex> lock(lazy.mutex);
+  if (!lazy.data) {
     auto rep = std::make_unique<Repetition>();
     dv::SplitOptions options;
     options.holdout.seed = dv::repetition_seed(static_cast<std::uint64_t>(protocol_.integer("seed")), r);
@@ -319,14 +321,21 @@ const Repetition& DiversityRun::repetition(const std::string& similarity, int r)
         rep->eclectic_users += rep->eclectic_user[static_cast<std::size_t>(u)];
       }
     lazy.data = std::move(rep);
-  });
-  return *lazy.data;
+  }
+  return lazy.data;
+}
+
+void DiversityRun::finished(const std::string& similarity, int r) const {
+  LazyRepetition& lazy = *repetitions_.at(similarity)[static_cast<std::size_t>(r)];
+  const std::lock_guard<std::mutex> lock(lazy.mutex);
+  if (++lazy.finished >= lazy.cells) lazy.data.reset();  // running cells keep their own reference
 }
 
 json DiversityRun::validate(std::size_t cell) const {
   const Cell& c = cells_[cell];
   const ParameterValues& p = plans_[cell].parameters;
-  const Repetition& rep = repetition(c.similarity, c.repetition);
+  const std::shared_ptr<const Repetition> held = repetition(c.similarity, c.repetition);
+  const Repetition& rep = *held;
   dv::DiversityMethodOptions options;
   options.method = dv::parse_diversity_method(c.kind);
   options.profile_relevant_only = protocol_.choice("profile") == "relevant";
@@ -393,6 +402,7 @@ json DiversityRun::validate(std::size_t cell) const {
     result["split"]["als"] = {{"iterations", rep.split.summary.als.iterations},
                               {"converged", rep.split.summary.als.converged},
                               {"rmse", rep.split.summary.als.rmse}};
+  finished(c.similarity, c.repetition);
   return result;
 }
 

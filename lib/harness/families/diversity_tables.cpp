@@ -464,9 +464,9 @@ Tables DiversityRun::tables(const Outcome& outcome) const {
     md += "## Tables 3.17–3.19\n\nNot computed: the Friedman test needs at least 2 repetitions.\n\n";
   }
 
-  // Relevance–diversity curves (Figures 3.2–3.3): DCG, Genre Coverage and ILD against k.
+  // Relevance–diversity curves (Figures 3.2 and 3.4): DCG, Genre Coverage and ILD against k.
   std::string curves = "similarity,users,method,k,dcg,genre_coverage,intra_list_distance\n";
-  md += "## Relevance–diversity curves (Figures 3.2–3.3, cosine W): DCG / Genre Coverage / ILD x 100 against k\n\n"
+  md += "## Relevance–diversity curves (Figures 3.2 and 3.4, cosine W): DCG / Genre Coverage / ILD x 100 against k\n\n"
         "Plotted in `" + spec_["name"].get<std::string>() + "[.quick].curves.png` (gnuplot script `.curves.gp` beside "
         "it, from `.curves.csv`); the thesis prints no numbers for its figures.\n\n";
   for (const char* population : kPopulations) {
