@@ -146,11 +146,20 @@ TEST_CASE("A chess run with a protocol variant, and an old cache entry without p
   CHECK(json["comparison"][5]["protocol"] == "monthly");
   CHECK_THAT(json["comparison"][5]["recorded_causes"].dump(), Contains("protocol variant: monthly"));
   CHECK_THAT(mpg::read_file(run.result_files[0]), Contains("## Test AUC per year, monthly") && Contains("| Lin-16 | monthly |"));
-  // The claim "Lin-2 below Lin-16" states its margin with a paired interval.
-  REQUIRE(json["claims"].size() == 1);
+  // The claim "Lin-2 below Lin-16" states its margin with a paired interval; "Lin-2 lies between
+  // ELO and Glicko" has two margins (higher rating - Lin-2, Lin-2 - lower rating) and holds exactly
+  // when both are positive.
+  REQUIRE(json["claims"].size() == 2);
   CHECK(json["claims"][0]["margins"][0]["above"] == "Lin-16");
   CHECK(json["claims"][0]["margins"][0]["interval"].size() == 2);
   CHECK_THAT(json["claims"][0]["evidence"].get<std::string>(), Contains("significant"));
+  const auto& between = json["claims"][1];
+  CHECK_THAT(between["claim"].get<std::string>(), Contains("Lin-2") && Contains("between ELO and Glicko"));
+  REQUIRE(between["margins"].size() == 2);
+  CHECK(between["margins"][0]["below"] == "Lin-2");
+  CHECK(between["margins"][1]["above"] == "Lin-2");
+  CHECK(between["holds"].get<bool>() ==
+        (between["margins"][0]["margin"].get<double>() > 0 && between["margins"][1]["margin"].get<double>() > 0));
   // Remove the per-pair statistics from one cached entry (a valid entry of older code).
   std::size_t edited = 0;
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir.file("results/.cache"))) {

@@ -204,6 +204,14 @@ Tables ChessRun::tables(const Outcome& outcome) const {
   ordering("Lin-2 (Elo and Glicko features only) is worse than Lin-16", {{"Lin-16", "Lin-2"}});
   ordering("Poly-2 (Elo and Glicko features only) is worse than Poly-16", {{"Poly-16", "Poly-2"}});
   ordering("the Gaussian kernel is below linear and polynomial", {{"Lin-16", "Gauss-16"}, {"Poly-16", "Gauss-16"}});
+  // "2-feature SVMs ... sit roughly at the median between ELO and Glicko" (Fig. 6 text): each
+  // 2-feature model's median lies between the two ratings' medians (both margins > 0).
+  for (const std::string model : {"Lin-2", "Poly-2"}) {
+    if (!present(model) || !present("ELO") || !present("Glicko")) continue;
+    const bool elo_higher = main.median[model_index("ELO")] >= main.median[model_index("Glicko")];
+    const std::string high = elo_higher ? "ELO" : "Glicko", low = elo_higher ? "Glicko" : "ELO";
+    ordering(model + " (Elo and Glicko features only) lies between ELO and Glicko", {{high, model}, {model, low}});
+  }
   md += "\n## The paper's claims (on the medians of the paper's protocol)\n\nAn ordering holds when the medians are in "
         "order; each margin carries a paired bootstrap interval over the test matches, and \"significant\" when it excludes "
         "0.\n\n" +
