@@ -1,9 +1,9 @@
 # run from results/ (`gnuplot <this file>`); reads the CSV beside it and writes the PNG of the same stem.
 stem = ARG0[1:strlen(ARG0)-3]
 set datafile separator ','
-set terminal pngcairo size 560,440 font ',10' noenhanced
+set terminal pngcairo size 960,440 font ',10' noenhanced
 set output stem.'.png'
-set multiplot layout 1,1 title 'Parambath Fig. 2.4: micro-F against the FN cost (best C per cost; solid: validation, dashed: test)'
+set multiplot layout 1,1 title 'Parambath Fig. 2.4: micro-F vs FN cost (best C per cost; solid: validation, dashed: test)'
 set logscale x
 set xlabel 'false-negative cost (2 - t) / t'
 set ylabel 'micro-F1 (%)'

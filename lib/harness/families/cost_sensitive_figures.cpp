@@ -224,11 +224,11 @@ void CostSensitiveRun::figure_2_4(const Outcome& outcome, Tables& out, std::stri
       "# run from results/ (`gnuplot <this file>`); reads the CSV beside it and writes the PNG of the same stem.\n"
       "stem = ARG0[1:strlen(ARG0)-3]\n"
       "set datafile separator ','\nset terminal pngcairo size {},440 font ',10' noenhanced\nset output stem.'.png'\n"
-      "set multiplot layout 1,{} title 'Parambath Fig. 2.4: micro-F against the FN cost (best C per cost; solid: "
+      "set multiplot layout 1,{} title 'Parambath Fig. 2.4: micro-F vs FN cost (best C per cost; solid: "
       "validation, dashed: test)'\nset logscale x\nset xlabel 'false-negative cost (2 - t) / t'\n"
       "set ylabel 'micro-F1 (%)'\nset key bottom center\nfile = stem.'.csv'\n"
       "sel(d, m, v, col) = (strcol(1) eq d && strcol(2) eq m && strcol(3) eq v) ? column(col) : NaN\n",
-      std::max<std::size_t>(1, panels.size()) * 560, std::max<std::size_t>(1, panels.size()));
+      std::max<std::size_t>(2, panels.size()) * 480, std::max<std::size_t>(1, panels.size()));
   std::vector<std::string> methods;
   for (const Cell& c : cells_)
     if (c.full_micro && std::find(methods.begin(), methods.end(), c.method) == methods.end()) methods.push_back(c.method);
