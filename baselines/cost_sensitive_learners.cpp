@@ -90,6 +90,7 @@ TrainedScores LinearCostSensitiveLearner::train(int label, double positive_weigh
   }
   out.validation = data_.validation * w;
   out.test = data_.test * w;
+  out.weights = std::move(w);
   return out;
 }
 
@@ -140,6 +141,7 @@ TrainedScores StructuredSvmCostLearner::train(int label, double positive_weight,
   out.converged = summary.converged();
   out.validation = decision_values(model, data_.validation);
   out.test = decision_values(model, data_.test);
+  out.weights = model.weights;
   return out;
 }
 

@@ -155,6 +155,7 @@ struct TrainedScores {
   Eigen::VectorXd validation;
   Eigen::VectorXd test;
   bool converged = true;
+  Eigen::VectorXd weights;  // a linear model's weights over the feature columns (score = x . w); empty otherwise
 };
 
 // A learner trained per label with class weights (fn_weight, 1) and regularization C. `warm`

@@ -147,6 +147,10 @@ TEST_CASE("Cost-sensitive specs: bad keys and values name the file and the key",
   rejects("datasets.SYN.registry=nothing", "datasets.SYN.registry");
   rejects("published={\"2.8\":{}}", "unknown key '2.8'");
   rejects("published={\"2.4\":{\"SYN\":{\"LR -\":\"high\"}}}", "published.2.4");
+  rejects("feature_scaling=minmax", "feature_scaling");
+  rejects("figures={\"2.5\":{\"datasets\":[\"SYN\"],\"split\":1}}", "unknown key '2.5'");
+  rejects("figures={\"2.3\":{\"datasets\":[\"Nope\"],\"split\":1}}", "figures.2.3.datasets");
+  rejects("figures={\"2.4\":{\"datasets\":[\"SYN\"]}}", "figures.2.4");
 }
 
 TEST_CASE("A cost-sensitive run on synthetic data: every table, deterministic, row order irrelevant",
@@ -217,6 +221,46 @@ TEST_CASE("A cost-sensitive run on synthetic data: every table, deterministic, r
   const RunSummary shuffled = run_experiment(write_spec(other, tiny_spec()), options_in(other, 2));
   CHECK(shuffled.cached_cells == 0);  // a different file: new cells
   CHECK(mpg::read_file(shuffled.result_files[1]) == mpg::read_file(one.result_files[1]));
+}
+
+TEST_CASE("Cost-sensitive figures 2.3 and 2.4 and feature scaling", "[cost_sensitive_harness]") {
+  TempDir dir;
+  const DataEnvironment environment(dir);
+  write_data(dir, synthetic_rows(90, 1));
+  json spec = tiny_spec();
+  spec["figures"] = {{"2.3", {{"datasets", {"Galaxy"}}, {"split", 1}}}, {"2.4", {{"datasets", {"SYN"}}, {"split", 1}}}};
+  const RunSummary run = run_experiment(write_spec(dir, spec), options_in(dir, 2));
+  const std::filesystem::path results = dir.path() / "results2";
+  auto lines_of = [](const std::string& text) { return std::count(text.begin(), text.end(), '\n'); };
+  // Figure 2.3: the optimal line in both panels, then before / after for SVMperf, the weighted SVM,
+  // LR and weighted LR (the RBF method has no line).
+  const std::string boundaries = mpg::read_file((results / "tiny_cost_sensitive.figure2_3.csv").string());
+  CHECK(lines_of(boundaries) == 1 + 2 + 2 * 4);
+  CHECK_THAT(boundaries, Contains("Galaxy,before,optimal") && Contains("Galaxy,after,weighted LR,CS&T"));
+  CHECK(lines_of(mpg::read_file((results / "tiny_cost_sensitive.figure2_3_points.csv").string())) == 1 + 120);
+  CHECK(std::filesystem::exists(results / "tiny_cost_sensitive.figure2_3.gp"));
+  // Figure 2.4: every cost of SVM (3) and LR (5, bracketed in the tables), CS and CS&T.
+  const std::string curves = mpg::read_file((results / "tiny_cost_sensitive.figure2_4.csv").string());
+  CHECK(lines_of(curves) == 1 + 2 * (3 + 5));
+  CHECK(std::filesystem::exists(results / "tiny_cost_sensitive.figure2_4.gp"));
+  const std::string md = mpg::read_file(run.result_files[0]);
+  CHECK_THAT(md, Contains("## Figure 2.3") && Contains("## Figure 2.4"));
+  const json out = json::parse(mpg::read_file(run.result_files[2]));
+  CHECK(std::count_if(out["claims"].begin(), out["claims"].end(),
+                      [](const json& c) { return c["claim"] == "micro_f_unimodal_in_cost"; }) == 4);
+  // The tables do not depend on the figures' extra trainings.
+  const RunSummary plain = run_experiment(write_spec(dir, tiny_spec()), options_in(dir, 1));
+  CHECK(mpg::read_file(plain.result_files[1]) == mpg::read_file(run.result_files[1]));
+
+  // Scaling fitted on the training part changes the models (not the data's splits); Figure 2.3
+  // needs the unscaled plane.
+  json scaled = tiny_spec();
+  scaled["feature_scaling"] = "standardize";
+  scaled["datasets"].erase("Galaxy");
+  const RunSummary standardized = run_experiment(write_spec(dir, scaled), options_in(dir, 1));
+  CHECK(standardized.cells == 10);
+  spec["feature_scaling"] = "unit_range";
+  CHECK_THROWS_WITH(run_experiment(write_spec(dir, spec), options_in(dir, 1)), Contains("figures.2.3"));
 }
 
 TEST_CASE("A multilabel file whose registry entry has a wrong or no sha256 is refused with its name",

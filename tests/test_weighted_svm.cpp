@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <random>
 #include <vector>
@@ -12,6 +13,10 @@
 #include "baselines/liblinear.hpp"
 #include "baselines/weighted_svm.hpp"
 #include "lib/base/error.hpp"
+#include "lib/data/content_split.hpp"
+#include "lib/data/multilabel.hpp"
+#include "tests/shared_data.hpp"
+#include "tests/skip.hpp"
 
 using namespace mpg;
 
@@ -160,7 +165,7 @@ TEST_CASE("weighted SVM agrees with LIBLINEAR -s 3 where LIBLINEAR converges", "
     CHECK(ours == Approx(theirs).epsilon(1e-5));
     // LIBLINEAR's w within the distance its primal excess allows, ours within sqrt(2 gap).
     const double excess = std::max(0.0, theirs - summary.dual);
-    CHECK((model.weights - reference).norm() <= std::sqrt(2.0 * excess) + std::sqrt(2.0 * summary.gap));
+    CHECK((model.weights - reference).norm() <= std::sqrt(2.0 * excess) + std::sqrt(2.0 * std::max(0.0, summary.gap)));
   }
 }
 
@@ -223,4 +228,80 @@ TEST_CASE("weighted SVM reports the pass cap and rejects bad input", "[weighted_
   const WeightedSvmModel model = train_weighted_svm(x, y, tight(1.0, 1.0, 100.0));
   CHECK_THROWS_AS(train_weighted_svm(rows_of({{0.3}, {1.2}}, 100.0), {0, 1}, tight(1.0, 1.0, 100.0), nullptr, &model),
                   Error);
+}
+
+TEST_CASE("weighted SVM: subspace Newton steps, shrinking and warm starts reach the plain optimum",
+          "[weighted_svm]") {
+  std::mt19937_64 rng(41);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::vector<std::vector<double>> points;
+  std::vector<int> y;
+  for (int i = 0; i < 300; ++i) {
+    const int label = i % 3 == 0 ? 1 : 0;
+    std::vector<double> x;
+    for (int j = 0; j < 8; ++j) x.push_back(0.3 * normal(rng) + (j < 2 ? 0.3 * label : 0.0));
+    points.push_back(x);
+    y.push_back(label);
+  }
+  const SparseRowMatrix x = rows_of(points, 100.0);
+  WeightedSvmModel previous;
+  for (const double C : {1.0, 4.0, 16.0, 64.0}) {
+    CAPTURE(C);
+    const WeightedSvmOptions newton = tight(C, 4.0, 100.0, 1e-4);
+    WeightedSvmOptions plain = newton, unshrunk = newton;
+    plain.subspace_newton = false;
+    unshrunk.shrinking = false;
+    WeightedSvmSummary a_summary, b_summary, c_summary, warm_summary;
+    const WeightedSvmModel a = train_weighted_svm(x, y, newton, &a_summary);
+    const WeightedSvmModel b = train_weighted_svm(x, y, plain, &b_summary);
+    const WeightedSvmModel c = train_weighted_svm(x, y, unshrunk, &c_summary);
+    const WeightedSvmModel warm = train_weighted_svm(x, y, newton, &warm_summary, C > 1.0 ? &previous : nullptr);
+    REQUIRE(a_summary.converged);
+    REQUIRE(b_summary.converged);
+    REQUIRE(c_summary.converged);
+    REQUIRE(warm_summary.converged);
+    CHECK(b_summary.newton_steps == 0);
+    // The same problem certified to the same relative gap: optima within the certificates.
+    for (const auto& [model, summary] : {std::pair{&b, &b_summary}, std::pair{&c, &c_summary}, std::pair{&warm, &warm_summary}}) {
+      CHECK(std::abs(a_summary.primal - summary->primal) <= a_summary.gap + summary->gap);
+      CHECK((a.weights - model->weights).norm() <= certified_distance(a_summary, *summary));
+    }
+    previous = warm;
+  }
+}
+
+TEST_CASE("weighted SVM on Yeast: subspace Newton steps cut the passes of a C path, same optimum",
+          "[weighted_svm_shared]") {
+  const std::string path = mpg::testing::shared_data_directory() + "/multilabel_mulan/yeast-train.data.csv.gz";
+  if (!std::filesystem::exists(path)) MPG_SKIP(path << " not found");
+  MultilabelReadOptions read;
+  read.labels = 14;
+  read.bias = 100.0;
+  const MultilabelData data = read_multilabel_csv(path, read);
+  // Split 1's training part (as the cost_sensitive family cuts it), label 1, FN weight 19.
+  const ContentSplit split = content_split(content_keys(data.features, data.labels, 1), 1.0 / 3.0);
+  const SparseRowMatrix x = select_rows(data.features, split.kept);
+  const std::vector<int> y = select_entries(data.labels[0], split.kept);
+  long newton_passes = 0, plain_passes = 0;
+  WeightedSvmModel previous_newton, previous_plain;
+  for (const double C : {0.015625, 0.0625, 0.25, 1.0, 4.0}) {
+    CAPTURE(C);
+    WeightedSvmOptions newton = tight(C, 19.0, 100.0, 1e-4);
+    WeightedSvmOptions plain = newton;
+    plain.subspace_newton = false;
+    WeightedSvmSummary a_summary, b_summary;
+    const bool warm = C > 0.02;
+    const WeightedSvmModel a = train_weighted_svm(x, y, newton, &a_summary, warm ? &previous_newton : nullptr);
+    const WeightedSvmModel b = train_weighted_svm(x, y, plain, &b_summary, warm ? &previous_plain : nullptr);
+    REQUIRE(a_summary.converged);
+    REQUIRE(b_summary.converged);
+    CHECK(std::abs(a_summary.primal - b_summary.primal) <= a_summary.gap + b_summary.gap);
+    CHECK((a.weights - b.weights).norm() <= certified_distance(a_summary, b_summary));
+    newton_passes += a_summary.passes;
+    plain_passes += b_summary.passes;
+    previous_newton = a;
+    previous_plain = b;
+  }
+  CAPTURE(newton_passes, plain_passes);
+  CHECK(3 * newton_passes < plain_passes);
 }

@@ -72,8 +72,8 @@ const std::vector<MethodKind>& cost_sensitive_methods() {
   static const std::vector<MethodKind> kinds = {
       {"svm",
        "Class-weighted L2-regularized hinge-loss linear SVM, LIBLINEAR -s 3's problem with U_i = C c_{y_i}, solved by "
-       "the in-tree dual coordinate descent (baselines/weighted_svm.hpp) to a certified duality gap, warm-started "
-       "along C. The constant feature is the problem's offset. Debian's LIBLINEAR -s 3 is kind `liblinear_svm`.",
+       "the in-tree dual coordinate descent with shrinking and subspace Newton steps (baselines/weighted_svm.hpp) to "
+       "a certified duality gap, warm-started along C. The constant feature is the problem's offset. Debian's LIBLINEAR -s 3 is kind `liblinear_svm`.",
        ParameterTable::join(
            cost_grid_parameters(true),
            ParameterTable({integer_parameter("max_passes", 50000, 1, 1000000000,
@@ -81,6 +81,10 @@ const std::vector<MethodKind>& cost_sensitive_methods() {
                                              "LIBLINEAR's 1,000 to 50,000); reaching it is counted as not converged"),
                            number_parameter("relative_gap", 1e-4, 0.0, 1.0,
                                             "stop when the duality gap <= this x the primal objective", true),
+                           flag_parameter("subspace_newton", true,
+                                          "interleave Newton steps on the free set with the coordinate-descent passes "
+                                          "(off: coordinate descent with shrinking alone; the same certified optimum, "
+                                          "5-20x the passes on Yeast and Scene at C >= 4)"),
                            flag_parameter("warm_start", true, "start each C from the model of the previous C")}))},
       {"liblinear_svm",
        "The same weighted hinge SVM by Debian's LIBLINEAR 2.3 -s 3 (1,000-pass cap fixed at compile time, eps 0.1, "
@@ -139,163 +143,6 @@ std::vector<FVariant> variants_of(const std::string& kind) {
   return {FVariant::plain, FVariant::thresholded, FVariant::cost_sensitive, FVariant::cost_sensitive_thresholded};
 }
 
-std::vector<int> binary_labels(const std::vector<double>& raw) {
-  std::vector<int> out;
-  out.reserve(raw.size());
-  for (double l : raw) out.push_back(l > 0 ? 1 : 0);
-  return out;
-}
-
-std::vector<std::vector<int>> select_columns(const std::vector<std::vector<int>>& columns, const std::vector<long>& rows) {
-  std::vector<std::vector<int>> out;
-  for (const auto& c : columns) out.push_back(select_entries(c, rows));
-  return out;
-}
-
-std::unique_ptr<Dataset> load_dataset(const std::string& label, const json& d, double bias,
-                                      const std::vector<int>& default_splits) {
-  auto data = std::make_unique<Dataset>();
-  data->label = label;
-  data->splits = d.value("splits", default_splits);
-  if (d.contains("generator")) {
-    data->source = "generated (galaxy, lib/data/galaxy.hpp)";
-    data->fidelity = "substitute geometry: four isotropic Gaussians (sd 0.5) at (-2, 2), (-2, -2), (2, 2), (2, -2) "
-                     "with the thesis' masses and positive rates; the thesis gives no geometry";
-    data->generated_train = d.value("train", 18000L);
-    data->generated_test = d.value("test", 7000L);
-    data->features = 2;
-    data->hashes = {fmt::format("galaxy {} {}", data->generated_train, data->generated_test)};
-    return data;
-  }
-  const RegistryChoice choice = registry_choice(d);
-  data->source = fmt::format("registry `{}` (`{}`)", choice.dataset, choice.variant);
-  data->fidelity = choice.fidelity();
-  data->exact = choice.exact();
-  const std::string format = choice.entry().value("format", std::string());
-  const std::string what = fmt::format("dataset '{}' ({})", choice.dataset, choice.variant);
-  auto verified = [&](const json& file, const std::string& part) {
-    VerifiedFile f = read_verified_file(file, what + " " + part);
-    data->hashes.push_back(f.sha256);
-    return f.path;  // parsed from the file by its reader; the hash is what was needed
-  };
-  if (format == "adult") {
-    LibsvmReadOptions o;
-    o.bias = bias;
-    const LibsvmData train = read_adult(verified(choice.variant_entry().at("train"), "train"), o);
-    const LibsvmData test = read_adult(verified(choice.variant_entry().at("test"), "test"), o);
-    data->train = train.features;
-    data->test = test.features;
-    data->train_labels = {binary_labels(train.labels)};
-    data->test_labels = {binary_labels(test.labels)};
-    data->features = kAdultFeatures;
-    return data;
-  }
-  data->multilabel = true;
-  MultilabelReadOptions o;
-  o.labels = choice.variant_entry().value("labels", choice.entry().value("labels", 0L));
-  o.min_features = choice.entry().value("features", 0L);
-  o.bias = bias;
-  data->labels = o.labels;
-  if (format == "multilabel_csv") {
-    const MultilabelData train = read_multilabel_csv(verified(choice.variant_entry().at("train"), "train"), o);
-    const MultilabelData test = read_multilabel_csv(verified(choice.variant_entry().at("test"), "test"), o);
-    data->train = train.features;
-    data->test = test.features;
-    data->train_labels = train.labels;
-    data->test_labels = test.labels;
-  } else {  // multilabel_svm: one file split by rows (train_rows), or subsets without a test set
-    const json& subsets = choice.variant_entry().at("subsets");
-    const long train_rows = choice.variant_entry().value("train_rows", 0L);
-    for (std::size_t s = 0; s < subsets.size(); ++s) {
-      MultilabelData part = read_multilabel_svm(verified(subsets[s], fmt::format("subset {}", s + 1)), o);
-      if (train_rows == 0) {
-        data->subsets.push_back(std::move(part));
-        continue;
-      }
-      if (part.examples() <= train_rows)
-        throw InputError(part.path, fmt::format("has {} rows; the registry's train_rows is {}", part.examples(), train_rows));
-      std::vector<long> train, test;
-      for (long i = 0; i < part.examples(); ++i) (i < train_rows ? train : test).push_back(i);
-      data->train = select_rows(part.features, train);
-      data->test = select_rows(part.features, test);
-      data->train_labels = select_columns(part.labels, train);
-      data->test_labels = select_columns(part.labels, test);
-    }
-  }
-  const SparseRowMatrix& any = data->subsets.empty() ? data->train : data->subsets.front().features;
-  data->features = any.cols() - (bias > 0 ? 1 : 0);
-  return data;
-}
-
-// Split k of a data set: test set (fixed, generated, or 1/4 of subset k), then 1/3 of the
-// training data held out for validation, both content-keyed (row order does not matter).
-SplitParts make_split(const Dataset& d, int split, double bias) {
-  SparseRowMatrix train, test;
-  std::vector<std::vector<int>> train_labels, test_labels;
-  if (d.generated_train > 0) {
-    const GalaxySample tr = generate_galaxy(d.generated_train, kGalaxyTrainSeed + static_cast<std::uint64_t>(split));
-    const GalaxySample te = generate_galaxy(d.generated_test, kGalaxyTestSeed + static_cast<std::uint64_t>(split));
-    train = tr.features(bias);
-    test = te.features(bias);
-    train_labels = {tr.labels};
-    test_labels = {te.labels};
-  } else if (!d.subsets.empty()) {
-    const MultilabelData& all = d.subsets.at(static_cast<std::size_t>(split - 1));
-    const ContentSplit parts =
-        content_split(content_keys(all.features, all.labels, kTestSeedOffset + static_cast<std::uint64_t>(split)),
-                      kTestFraction);
-    train = select_rows(all.features, parts.kept);
-    test = select_rows(all.features, parts.held_out);
-    train_labels = select_columns(all.labels, parts.kept);
-    test_labels = select_columns(all.labels, parts.held_out);
-  } else {
-    train = d.train;
-    test = d.test;
-    train_labels = d.train_labels;
-    test_labels = d.test_labels;
-  }
-  const ContentSplit parts =
-      content_split(content_keys(train, train_labels, static_cast<std::uint64_t>(split)), kValidationFraction);
-  SplitParts out;
-  out.features.train = select_rows(train, parts.kept);
-  out.features.validation = select_rows(train, parts.held_out);
-  out.features.test = std::move(test);
-  out.features.train_labels = select_columns(train_labels, parts.kept);
-  out.validation_labels = select_columns(train_labels, parts.held_out);
-  out.test_labels = std::move(test_labels);
-  return out;
-}
-
-Attributes attributes_of(const Dataset& d, double bias) {
-  Attributes a;
-  std::vector<std::vector<int>> labels;
-  if (d.generated_train > 0 || !d.subsets.empty()) {
-    const SplitParts parts = make_split(d, 1, bias);
-    a.train = parts.features.train.rows() + parts.features.validation.rows();
-    a.test = parts.features.test.rows();
-    for (std::size_t k = 0; k < parts.features.train_labels.size(); ++k) {
-      std::vector<int> all = parts.features.train_labels[k];
-      all.insert(all.end(), parts.validation_labels[k].begin(), parts.validation_labels[k].end());
-      labels.push_back(std::move(all));
-    }
-  } else {
-    a.train = d.train.rows();
-    a.test = d.test.rows();
-    labels = d.train_labels;
-  }
-  a.min_frequency = 100.0;
-  for (const auto& column : labels) {
-    long positives = 0;
-    for (int y : column) positives += y;
-    const double f = column.empty() ? 0.0 : 100.0 * static_cast<double>(positives) / static_cast<double>(column.size());
-    a.min_frequency = std::min(a.min_frequency, f);
-    a.max_frequency = std::max(a.max_frequency, f);
-    const long negatives = static_cast<long>(column.size()) - positives;
-    a.positive_ratio = negatives > 0 ? static_cast<double>(positives) / static_cast<double>(negatives) : 0.0;
-  }
-  return a;
-}
-
 double thread_cpu_seconds() {
   timespec t{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
@@ -333,8 +180,26 @@ CostSensitiveRun::CostSensitiveRun(json spec) : spec_(std::move(spec)) {
   bias_ = spec_.value("constant_feature", 100.0);
   empty_f_ = spec_.value("empty_f", 1.0);
   rule_ = parse_f_selection(spec_.value("selection", std::string("two_loop")));
+  scaling_ = parse_feature_scaling(spec_.value("feature_scaling", std::string("none")));
   const std::vector<int> splits = spec_.value("splits", std::vector<int>{1, 2, 3, 4, 5});
+  const std::optional<FigureSpec> boundaries = figure_spec(spec_, "2.3"), cost_curves = figure_spec(spec_, "2.4");
+  auto in = [](const std::optional<FigureSpec>& f, const Dataset& d, int split) {
+    return f && f->split == split && std::find(f->datasets.begin(), f->datasets.end(), d.label) != f->datasets.end();
+  };
   for (const auto& [label, d] : spec_["datasets"].items()) datasets_.push_back(load_dataset(label, d, bias_, splits));
+  for (const char* figure : {"2.3", "2.4"}) {
+    const std::optional<FigureSpec> f = figure_spec(spec_, figure);
+    if (!f) continue;
+    for (const std::string& label : f->datasets) {
+      const Dataset& d = **std::find_if(datasets_.begin(), datasets_.end(), [&](const auto& x) { return x->label == label; });
+      if (std::find(d.splits.begin(), d.splits.end(), f->split) == d.splits.end())
+        throw Error(fmt::format("figures.{}: split {} is not one of data set {}'s splits", figure, f->split, label));
+      if (figure == std::string("2.4") && !d.multilabel)
+        throw Error(fmt::format("figures.2.4: data set {} is not multilabel (micro-F)", label));
+      if (figure == std::string("2.3") && (d.multilabel || d.features != 2 || scaling_ != FeatureScaling::none))
+        throw Error(fmt::format("figures.2.3: data set {} must be binary with 2 features (Galaxy), unscaled", label));
+    }
+  }
   for (const auto& d : datasets_)
     for (int split : d->splits)
       for (const auto& [method, m] : spec_["methods"].items()) {
@@ -346,7 +211,8 @@ CostSensitiveRun::CostSensitiveRun(json spec) : spec_(std::move(spec)) {
                            {{"validation_fraction", kValidationFraction},
                             {"test_fraction", kTestFraction},
                             {"constant_feature", bias_},
-                            {"empty_f", empty_f_}}}};
+                            {"empty_f", empty_f_},
+                            {"feature_scaling", feature_scaling_name(scaling_)}}}};
         // Cost of a cell, for the launch order: labels x examples x grid size.
         const double size = static_cast<double>(d->labels) *
                             static_cast<double>(d->train.rows() + d->generated_train +
@@ -354,12 +220,19 @@ CostSensitiveRun::CostSensitiveRun(json spec) : spec_(std::move(spec)) {
                             static_cast<double>(values.grid("C").size());
         const int priority = static_cast<int>(std::log2(1.0 + size));
         const std::vector<double> gammas = is_kernel(kind) ? values.grid("gamma") : std::vector<double>{0.0};
+        // What the figures need beyond the tables: linear models' weights (2.3), the pooled grid
+        // over every cost (2.4, cost-sensitive linear methods); it is part of the cell's key.
+        const bool keep_weights = !is_kernel(kind) && in(boundaries, *d, split);
+        const bool full_micro = !is_kernel(kind) && kind != "svm_perf" && d->multilabel && in(cost_curves, *d, split);
+        json cell_key = key;
+        if (keep_weights) cell_key["figure"] = "2.3 weights";
+        if (full_micro) cell_key["figure"] = "2.4 full pooled grid";
         for (double gamma : gammas) {
-          cells_.push_back({d.get(), split, method, kind, gamma});
+          cells_.push_back({d.get(), split, method, kind, gamma, keep_weights, full_micro});
           plans_.push_back({method,
                             fmt::format("{:<7} split {} {:<8}{}", d->label, split, method,
                                         gamma > 0 ? fmt::format(" γ={:g}", gamma) : ""),
-                            key, gamma > 0 ? values.with("gamma", gamma) : values, priority});
+                            cell_key, gamma > 0 ? values.with("gamma", gamma) : values, priority});
         }
       }
 }
@@ -374,6 +247,7 @@ std::unique_ptr<CostSensitiveLearner> CostSensitiveRun::make_learner(const Cell&
       o.svm.offset_feature = bias_;
       o.svm.max_iterations = p.integer("max_passes");
       o.svm.relative_gap = p.number("relative_gap");
+      o.svm.subspace_newton = p.flag("subspace_newton");
     } else {
       o.liblinear.epsilon = p.number("epsilon");
     }
@@ -401,7 +275,7 @@ namespace {
 
 // Replays the trainings already done in a cell. The two bracketing searches of a multilabel cell
 // (per label for macro-F, then pooled for C_min) probe many of the same (label, t) columns, at
-// least t = 0.1, 1.9 and 1 for every label. A column's trainings do not depend on what ran before
+// least t = 0.1, 1.9 and 1 for every label, and Figure 2.4's grid over every t holds them all. A column's trainings do not depend on what ran before
 // it (its first C starts cold, every other C warm from the previous C of the same column), so a
 // replayed training returns exactly what retraining would.
 class ReplayingLearner final : public CostSensitiveLearner {
@@ -418,6 +292,7 @@ class ReplayingLearner final : public CostSensitiveLearner {
   }
   double gamma() const override { return inner_.gamma(); }
   long replayed() const { return replayed_; }
+  const std::map<std::tuple<int, double, double, bool>, TrainedScores>& trained() const { return done_; }
   long replayed_not_converged() const { return replayed_not_converged_; }
 
  private:
@@ -433,7 +308,7 @@ json CostSensitiveRun::validate(std::size_t index) const {
   const ParameterValues& p = plans_[index].parameters;
   const double cpu_start = thread_cpu_seconds();
   const auto wall_start = std::chrono::steady_clock::now();
-  const SplitParts parts = make_split(*cell.dataset, cell.split, bias_);
+  const SplitParts parts = make_split(*cell.dataset, cell.split, bias_, scaling_);
   std::vector<Eigen::MatrixXd> dense;
   const std::unique_ptr<CostSensitiveLearner> learner = make_learner(cell, p, parts, dense);
   CostGridOptions o;
@@ -448,7 +323,9 @@ json CostSensitiveRun::validate(std::size_t index) const {
   // replays the columns the first trained.
   const bool two_searches = bracket && multilabel;
   ReplayingLearner replaying(*learner);
-  CostSensitiveLearner& trainer = two_searches ? static_cast<CostSensitiveLearner&>(replaying) : *learner;
+  CostSensitiveLearner& trainer = two_searches || cell.keep_weights || cell.full_micro
+                                      ? static_cast<CostSensitiveLearner&>(replaying)
+                                      : *learner;
   const GridEvaluation grid = run_cost_grid(trainer, parts.validation_labels, parts.test_labels, o);
   json out = {{"grid", grid_to_json(grid)}};
   long trainings = grid.trainings, not_converged = grid.not_converged;
@@ -460,6 +337,33 @@ json CostSensitiveRun::validate(std::size_t index) const {
     trainings += micro.trainings - replaying.replayed();
     not_converged += micro.not_converged - replaying.replayed_not_converged();
     out["replayed_trainings"] = replaying.replayed();
+  }
+  if (cell.full_micro) {
+    // Figure 2.4: the pooled micro-F of every cost t (the columns already trained are replayed).
+    const long replayed = replaying.replayed(), replayed_not_converged = replaying.replayed_not_converged();
+    o.search = CostSearch::full;
+    const GridEvaluation every_cost = run_cost_grid(replaying, parts.validation_labels, parts.test_labels, o);
+    json pooled = grid_to_json(every_cost);
+    pooled["models"] = json::array();  // the figure reads the pooled entries only
+    out["figure_grid"] = std::move(pooled);
+    trainings += every_cost.trainings - (replaying.replayed() - replayed);
+    not_converged += every_cost.not_converged - (replaying.replayed_not_converged() - replayed_not_converged);
+    out["replayed_trainings"] = replaying.replayed();
+  }
+  if (cell.keep_weights) {
+    // Figure 2.3: [t, C, w_1 .. w_d] of every model trained (one label: binary data).
+    json weights = json::array();
+    for (const auto& [key, scores] : replaying.trained()) {
+      if (scores.weights.size() == 0) continue;
+      const double positive_weight = std::get<1>(key);
+      double t = 0.0;
+      for (double cost : o.costs)
+        if (fn_weight(cost) == positive_weight) t = cost;
+      json row = {t, std::get<2>(key)};
+      for (double w : scores.weights) row.push_back(w);
+      weights.push_back(std::move(row));
+    }
+    out["weights"] = std::move(weights);
   }
   const long full = static_cast<long>(parts.validation_labels.size() * o.costs.size() * o.Cs.size());
   out["trainings"] = trainings;
@@ -503,7 +407,18 @@ class CostSensitiveFamily : public Family {
              "`{table: {row: {column: value}}}`: tables \"2.3\"..\"2.7\"; rows are data set labels (2.6, 2.7: "
              "`<label> C_min` / `<label> F_max`); columns `<method> <variant>` (2.5, 2.7: the variant alone)"},
             {"published_attributes", false, "`{label: {type, labels, train, test, features, label_freq}}`: Table 2.2"},
-            {"tolerance", false, "a published F (%) is matched when \\|ours − published\\| ≤ this (default 1)"}};
+            {"tolerance", false, "a published F (%) is matched when \\|ours − published\\| ≤ this (default 1)"},
+            {"feature_scaling", false,
+             "`none` (default; the thesis states no scaling), `unit_range` (each feature mapped to [0, 1] by the "
+             "min and max of the split's training part) or `standardize` (mean 0, sd 1 on the training part); "
+             "fitted on the 2/3 the models are trained on, applied to validation and test; the constant feature "
+             "is not scaled"},
+            {"figures", false,
+             "`{\"2.3\": {datasets, split}, \"2.4\": {datasets, split}}`: Figure 2.3 (decision boundaries of the "
+             "selected linear models before and after thresholding, on 2-feature binary data such as Galaxy) and "
+             "Figure 2.4 (validation and test micro-F against the FN cost, best C per cost, of the cost-sensitive "
+             "linear methods on multilabel data; those cells also train every cost t) for one split; written as "
+             "`results/<name>[.quick].figure2_3.{csv,gp}` / `figure2_4.{csv,gp}`"}};
   }
   const std::vector<MethodKind>& methods() const override { return cost_sensitive_methods(); }
   void validate(const json& spec, const SpecValidator& v) const override;
@@ -572,6 +487,23 @@ void CostSensitiveFamily::validate(const json& spec, const SpecValidator& v) con
         if (t.get<double>() >= 2.0) v.fail(where + ".costs", "every cost t must be in (0, 2), got " + t.dump());
       }
       if (!has_one) v.fail(where + ".costs", "must contain 1 (the cost-insensitive model of the \"-\" and \"T\" columns)");
+    }
+  }
+  if (spec.contains("feature_scaling")) {
+    const std::string s = v.string(spec, "feature_scaling", "").get<std::string>();
+    if (s != "none" && s != "unit_range" && s != "standardize")
+      v.fail("feature_scaling", "expected 'none', 'unit_range' or 'standardize', got '" + s + "'");
+  }
+  if (spec.contains("figures")) {
+    v.keys(spec["figures"], "figures", {"2.3", "2.4"});
+    for (const auto& [figure, f] : spec["figures"].items()) {
+      const std::string where = "figures." + figure;
+      v.keys(f, where, {"datasets", "split"}, {"datasets", "split"});
+      if (!f["datasets"].is_array() || f["datasets"].empty()) v.fail(where + ".datasets", "expected a non-empty array");
+      for (const auto& label : f["datasets"])
+        if (!label.is_string() || !spec["datasets"].contains(label.get<std::string>()))
+          v.fail(where + ".datasets", "every entry must be a data set label of `datasets`, got " + label.dump());
+      if (!f["split"].is_number_integer()) v.fail(where + ".split", "expected a split number");
     }
   }
   if (spec.contains("published")) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "lib/base/error.hpp"
 #include "lib/data/adult.hpp"
 #include "lib/data/content_split.hpp"
+#include "lib/data/feature_scaling.hpp"
 #include "lib/data/galaxy.hpp"
 #include "lib/data/multilabel.hpp"
 #include "lib/harness/claims.hpp"
@@ -85,8 +87,10 @@ std::unique_ptr<Dataset> load_dataset(const std::string& label, const json& d, d
                                       const std::vector<int>& default_splits);
 
 // Split k of a data set: test set (fixed, generated, or 1/4 of subset k), then 1/3 of the
-// training data held out for validation, both content-keyed (row order does not matter).
-SplitParts make_split(const Dataset& d, int split, double bias);
+// training data held out for validation, both content-keyed (row order does not matter); then
+// the spec's `feature_scaling` (lib/data/feature_scaling.hpp; the thesis states none) fitted on the
+// training part (the 2/3 the models are trained on), the constant feature left out.
+SplitParts make_split(const Dataset& d, int split, double bias, FeatureScaling scaling = FeatureScaling::none);
 
 // Table 2.2's attributes of a data set, computed from its data (split 1 for generated data and
 // subsets): training and test sizes, features, and the min / max label frequency in training.
@@ -129,7 +133,16 @@ struct Cell {
   std::string method;  // spec label
   std::string kind;
   double gamma = 0.0;
+  bool keep_weights = false;  // Figure 2.3: the cell also caches every model's weights
+  bool full_micro = false;    // Figure 2.4: the cell also runs the pooled grid over every cost t
 };
+
+// The spec's `figures` entry for a figure ("2.3", "2.4"): its data sets and split, or nullopt.
+struct FigureSpec {
+  std::vector<std::string> datasets;
+  int split = 1;
+};
+std::optional<FigureSpec> figure_spec(const json& spec, const std::string& figure);
 
 class CostSensitiveRun : public FamilyRun {
  public:
@@ -146,11 +159,15 @@ class CostSensitiveRun : public FamilyRun {
   Tables tables(const Outcome& outcome) const override;
 
  private:
+  // The figures' files and text (lib/harness/families/cost_sensitive_figures.cpp).
+  void figure_2_3(const Outcome& outcome, Tables& out, std::string& md) const;
+  void figure_2_4(const Outcome& outcome, Tables& out, std::string& md, Claims& claims) const;
   std::unique_ptr<CostSensitiveLearner> make_learner(const Cell& cell, const ParameterValues& p,
                                                      const SplitParts& parts, std::vector<Eigen::MatrixXd>& dense) const;
 
   json spec_;
   double bias_;
+  FeatureScaling scaling_ = FeatureScaling::none;
   double empty_f_;
   FSelection rule_;
   std::vector<std::unique_ptr<Dataset>> datasets_;

@@ -271,6 +271,9 @@ Tables CostSensitiveRun::tables(const Outcome& outcome) const {
                         misses.empty() ? "" : " Exceptions:" + misses);
   }
 
+  figure_2_3(outcome, out, md);
+  figure_2_4(outcome, out, md, claims);
+
   // Table 2.2 and the cost of each (data set, method).
   md += "\n## Table 2.2: attributes of the data (computed; thesis in parentheses)\n\n"
         "| data set | type | labels | train | test | features | label freq. % (min/max) | source |\n"
