@@ -108,7 +108,8 @@ Recommendations recommend(const DiversitySplit& split, const std::vector<int>& u
   // f^{-1}(W) and f(f^{-1}(W)) for all item pairs, once per call: the greedy reads each user's
   // problem in place, SDR conv copies its block of the cover.
   CoverageMatrices matrices;
-  if (coverage_method) matrices = make_coverage_matrices(split.similarity, options.gamma);
+  if (coverage_method)
+    matrices = make_coverage_matrices(split.similarity, options.gamma, options.method == DiversityMethod::sdr);
   else require_symmetric(split.similarity, "recommend");
 
   Recommendations out;

@@ -282,7 +282,7 @@ Eigen::MatrixXd gather_symmetric_block(const Eigen::MatrixXd& symmetric, const s
   return block;
 }
 
-CoverageMatrices make_coverage_matrices(const Eigen::MatrixXd& similarity, double gamma) {
+CoverageMatrices make_coverage_matrices(const Eigen::MatrixXd& similarity, double gamma, bool with_saturated) {
   if (!(gamma >= 0.0 && gamma <= 1.0)) throw Error(fmt::format("SDR: gamma = {} is outside [0, 1]", gamma));
   require_symmetric(similarity, "SDR");
   if ((similarity.array() < 0.0).any() || (similarity.array() > 1.0).any() || similarity.hasNaN())
@@ -290,7 +290,7 @@ CoverageMatrices make_coverage_matrices(const Eigen::MatrixXd& similarity, doubl
   CoverageMatrices matrices;
   matrices.gamma = gamma;
   matrices.cover = saturation_of(gamma) == Saturation::power ? similarity.array().pow(1.0 / gamma).matrix() : similarity;
-  matrices.saturated = saturated_cover(matrices.cover, gamma);
+  if (with_saturated) matrices.saturated = saturated_cover(matrices.cover, gamma);
   return matrices;
 }
 

@@ -78,7 +78,8 @@ struct CoverageMatrices {
 };
 
 // Throws mpg::Error on a gamma outside [0, 1] or a W that is not square, symmetric and in [0, 1].
-CoverageMatrices make_coverage_matrices(const Eigen::MatrixXd& similarity, double gamma);
+// `with_saturated` false leaves f(cover) empty (SDR conv reads only the cover).
+CoverageMatrices make_coverage_matrices(const Eigen::MatrixXd& similarity, double gamma, bool with_saturated = true);
 
 // The m x p block M(rows, columns) of a symmetric matrix, read as M(columns, rows): whole columns
 // in order (memory-friendly, where reading M(rows, j) column by column is a cache miss per entry).

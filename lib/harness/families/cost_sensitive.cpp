@@ -491,8 +491,11 @@ void CostSensitiveFamily::validate(const json& spec, const SpecValidator& v) con
   }
   if (spec.contains("feature_scaling")) {
     const std::string s = v.string(spec, "feature_scaling", "").get<std::string>();
-    if (s != "none" && s != "unit_range" && s != "standardize")
-      v.fail("feature_scaling", "expected 'none', 'unit_range' or 'standardize', got '" + s + "'");
+    try {
+      parse_feature_scaling(s);
+    } catch (const Error& e) {
+      v.fail("feature_scaling", e.what());
+    }
   }
   if (spec.contains("figures")) {
     v.keys(spec["figures"], "figures", {"2.3", "2.4"});
