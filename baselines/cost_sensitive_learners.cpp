@@ -68,7 +68,7 @@ TrainedScores LinearCostSensitiveLearner::train(int label, double positive_weigh
     WeightedSvmSummary summary;
     WeightedSvmModel model = train_weighted_svm(data_.train, labels, with_costs(options_.svm, C, positive_weight),
                                                 &summary, warm_start_of(last_svm_, label, warm));
-    count(statistics_, summary.converged, summary.passes, summary.seconds);
+    count(statistics_, summary.converged, summary.passes + summary.newton_steps, summary.seconds);
     out.converged = summary.converged;
     w = model.weights;
     last_svm_[label] = std::move(model);

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <random>
 
+#include "baselines/weighted_svm_primal.hpp"
 #include "lib/base/error.hpp"
 
 namespace mpg {
@@ -42,9 +43,23 @@ void check_options(const WeightedSvmOptions& o) {
   if (!positive(o.relative_gap) || !positive(o.inner_epsilon)) {
     throw Error("weighted SVM: relative_gap and inner_epsilon must be positive");
   }
-  if (o.max_iterations < 1 || o.max_outer_iterations < 1) {
-    throw Error("weighted SVM: max_iterations and max_outer_iterations must be >= 1");
+  if (o.max_iterations < 1 || o.max_outer_iterations < 1 || o.max_newton_iterations < 1) {
+    throw Error("weighted SVM: max_iterations, max_outer_iterations and max_newton_iterations must be >= 1");
   }
+}
+
+// Largest column count primal_newton accepts when asked for explicitly (a dense D x D system).
+constexpr long kPrimalNewtonHardLimit = 4096;
+
+WeightedSvmSolver resolve_solver(WeightedSvmSolver solver, long columns) {
+  if (solver == WeightedSvmSolver::automatic) {
+    return columns <= kPrimalNewtonMaxColumns ? WeightedSvmSolver::primal_newton : WeightedSvmSolver::dual_cd;
+  }
+  if (solver == WeightedSvmSolver::primal_newton && columns > kPrimalNewtonHardLimit) {
+    throw Error(fmt::format("weighted SVM: primal_newton solves a dense system of one row per column, at most {} "
+                            "columns, got {}; use dual_cd", kPrimalNewtonHardLimit, columns));
+  }
+  return solver;
 }
 
 Problem make_problem(const SparseRowMatrix& features, const std::vector<int>& labels,
@@ -322,13 +337,29 @@ WeightedSvmModel train_weighted_svm(const SparseRowMatrix& features, const std::
   const Problem p = make_problem(features, labels, options);
   std::mt19937_64 rng(options.seed);
 
+  if (warm_start != nullptr &&
+      (warm_start->dual.size() != p.n || warm_start->weights.size() != features.cols())) {
+    throw Error(fmt::format("weighted SVM: warm start has {} dual variables and {} weights for {} rows and {} columns",
+                            warm_start->dual.size(), warm_start->weights.size(), p.n, features.cols()));
+  }
+  if (resolve_solver(options.solver, features.cols()) == WeightedSvmSolver::primal_newton) {
+    PrimalNewtonResult primal = train_weighted_svm_primal(features, p.sign, p.upper, options,
+                                                          warm_start != nullptr ? &warm_start->weights : nullptr);
+    WeightedSvmModel model;
+    model.offset = p.scale > 0.0 ? p.scale * primal.weights[p.d] : 0.0;
+    model.weights = std::move(primal.weights);
+    model.dual = std::move(primal.dual);
+    model.positive_bound = options.C * options.positive_weight;
+    model.negative_bound = options.C * options.negative_weight;
+    primal.summary.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (summary != nullptr) *summary = primal.summary;
+    return model;
+  }
+
   Eigen::VectorXd alpha = Eigen::VectorXd::Zero(p.n);
   double b = 0.0;
   if (warm_start != nullptr) {
-    if (warm_start->dual.size() != p.n) {
-      throw Error(fmt::format("weighted SVM: warm start has {} dual variables for {} rows",
-                              warm_start->dual.size(), p.n));
-    }
     const double ratio_positive = options.C * options.positive_weight / warm_start->positive_bound;
     const double ratio_negative = options.C * options.negative_weight / warm_start->negative_bound;
     for (long i = 0; i < p.n; ++i) {
@@ -344,6 +375,7 @@ WeightedSvmModel train_weighted_svm(const SparseRowMatrix& features, const std::
   }
 
   WeightedSvmSummary s;
+  s.solver = WeightedSvmSolver::dual_cd;
   double epsilon = options.inner_epsilon;
   const double s2 = p.scale * p.scale;
   // The ends of the bracket of the root of phi(b) = b / s^2 - sigma(b), with their inner
@@ -503,6 +535,22 @@ WeightedSvmModel train_weighted_svm(const SparseRowMatrix& features, const std::
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (summary != nullptr) *summary = s;
   return model;
+}
+
+WeightedSvmSolver parse_weighted_svm_solver(const std::string& name) {
+  if (name == "auto") return WeightedSvmSolver::automatic;
+  if (name == "dual_cd") return WeightedSvmSolver::dual_cd;
+  if (name == "primal_newton") return WeightedSvmSolver::primal_newton;
+  throw Error(fmt::format("weighted SVM: solver must be one of auto, dual_cd, primal_newton, got \"{}\"", name));
+}
+
+const char* weighted_svm_solver_name(WeightedSvmSolver solver) {
+  switch (solver) {
+    case WeightedSvmSolver::automatic: return "auto";
+    case WeightedSvmSolver::dual_cd: return "dual_cd";
+    case WeightedSvmSolver::primal_newton: return "primal_newton";
+  }
+  return "auto";
 }
 
 Eigen::VectorXd decision_values(const WeightedSvmModel& model, const SparseRowMatrix& features) {

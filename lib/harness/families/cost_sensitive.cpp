@@ -72,13 +72,19 @@ const std::vector<MethodKind>& cost_sensitive_methods() {
   static const std::vector<MethodKind> kinds = {
       {"svm",
        "Class-weighted L2-regularized hinge-loss linear SVM, LIBLINEAR -s 3's problem with U_i = C c_{y_i}, solved by "
-       "the in-tree dual coordinate descent with shrinking and subspace Newton steps (baselines/weighted_svm.hpp) to "
-       "a certified duality gap, warm-started along C. The constant feature is the problem's offset. Debian's LIBLINEAR -s 3 is kind `liblinear_svm`.",
+       "the in-tree solvers of baselines/weighted_svm.hpp (Newton on the smoothed primal up to 600 columns, dual "
+       "coordinate descent with shrinking and subspace Newton steps above) to a certified duality gap, warm-started "
+       "along C. The constant feature is the problem's offset. Debian's LIBLINEAR -s 3 is kind `liblinear_svm`.",
        ParameterTable::join(
            cost_grid_parameters(true),
-           ParameterTable({integer_parameter("max_passes", 50000, 1, 1000000000,
-                                             "cap on coordinate-descent passes of one training (the thesis raised "
-                                             "LIBLINEAR's 1,000 to 50,000); reaching it is counted as not converged"),
+           ParameterTable({choice_parameter("solver", "auto", {"auto", "primal_newton", "dual_cd"},
+                                            "`auto`: primal_newton up to 600 columns (the constant one included), "
+                                            "dual_cd above; both stop at the same certified gap, so the optimum is the "
+                                            "same within it (dual_cd alone hits the pass cap at large C x FN weight)"),
+                           integer_parameter("max_passes", 50000, 1, 1000000000,
+                                             "dual_cd: cap on coordinate-descent passes of one training (the thesis "
+                                             "raised LIBLINEAR's 1,000 to 50,000); reaching it is counted as not "
+                                             "converged"),
                            number_parameter("relative_gap", 1e-4, 0.0, 1.0,
                                             "stop when the duality gap <= this x the primal objective", true),
                            flag_parameter("subspace_newton", true,
@@ -248,6 +254,7 @@ std::unique_ptr<CostSensitiveLearner> CostSensitiveRun::make_learner(const Cell&
       o.svm.max_iterations = p.integer("max_passes");
       o.svm.relative_gap = p.number("relative_gap");
       o.svm.subspace_newton = p.flag("subspace_newton");
+      o.svm.solver = parse_weighted_svm_solver(p.choice("solver"));
     } else {
       o.liblinear.epsilon = p.number("epsilon");
     }
