@@ -31,6 +31,7 @@ Action add_train(CLI::App& app) {
     int sizes_per_round = JointTrainOptions{}.sizes_per_round;
     int fix_margin = JointTrainOptions{}.fix_margin;
     bool long_step = JointTrainOptions{}.long_step;
+    bool all_best_values = !JointTrainOptions{}.lazy_best_values;
     int max_iterations = 200;
     bool max_iterations_given = false;
     double tolerance = 0.0;
@@ -87,6 +88,9 @@ Action add_train(CLI::App& app) {
       ->capture_default_str()
       ->check(between(-1, 1000000));
   command->add_flag("--long-step", s->long_step, "joint: GLPK's long-step (bound flipping) ratio test");
+  command->add_flag("--all-best-values", s->all_best_values,
+                    "joint: evaluate both players' best values at every size each round, not only where a bound per "
+                    "block of 64 sizes could reach the best of the LP's sizes (the same theta; for timing)");
   command->add_option("--start-potential", s->start_potential,
                       "joint with --start gold_direction: 0 = the step along Phi_gold that minimizes the objective's "
                       "bound when the predictor plays the gold labels; > 0 = the step that makes the largest |x_i . theta| "
@@ -168,6 +172,7 @@ Action add_train(CLI::App& app) {
     options.joint.sizes_per_round = s->sizes_per_round;
     options.joint.fix_margin = s->fix_margin;
     options.joint.long_step = s->long_step;
+    options.joint.lazy_best_values = !s->all_best_values;
     const bool gradient_method = options.trainer == BinaryTrainer::lbfgs || options.trainer == BinaryTrainer::adadelta ||
                                  is_authors_trainer(options.trainer);
     if (!s->quiet) {

@@ -131,3 +131,49 @@ TEST_CASE("Joint best values equal the direct per-size sums on a larger game (bl
     CHECK(predictor[static_cast<std::size_t>(m)] == Approx(std::accumulate(g.begin(), g.begin() + m, 0.0)).margin(1e-12));
   }
 }
+
+TEST_CASE("Lazy joint best values: exact where they can matter, a valid bound above the best elsewhere",
+          "[joint_best_values]") {
+  std::mt19937 rng(254);
+  long skipped = 0, sizes_seen = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    CAPTURE(trial);
+    const long n = 130 + 40 * trial;  // 3 to 10 blocks of 64 sizes
+    std::uniform_real_distribution<double> potential(-0.02 * (1 + trial % 4), 0.02 * (1 + trial % 4));
+    std::vector<long> support;
+    for (long i = 0; i < n; i += 1 + (i + trial) % 3) support.push_back(i);
+    std::vector<long> strategy_sizes;
+    for (long k = 1 + trial; k <= n; k += 17 + trial) strategy_sizes.push_back(k);
+    const SizeStrategy s = random_strategy(n, strategy_sizes, support, rng);
+    Eigen::VectorXd psi(n);
+    for (long i = 0; i < n; ++i) psi[i] = trial % 5 == 0 ? 0.01 : potential(rng);  // ties in one of five
+    // The LP's sizes: a few of the strategy's and some others.
+    std::vector<long> in_lp = {strategy_sizes.front(), n / 2, n};
+    for (int sign_index = 0; sign_index < 2; ++sign_index) {
+      const bool adversary = sign_index == 0;
+      const std::vector<double> full = adversary ? adversary_values(s, psi) : predictor_values(s);
+      const std::vector<double> lazy = adversary ? adversary_values(s, psi, &in_lp) : predictor_values(s, &in_lp);
+      REQUIRE(lazy.size() == full.size());
+      const double sign = adversary ? -1.0 : 1.0;  // higher sign * value is better
+      double best = sign * full[0];
+      for (long m : in_lp) best = std::max(best, sign * full[static_cast<std::size_t>(m)]);
+      for (std::size_t m = 0; m < full.size(); ++m) {
+        ++sizes_seen;
+        if (lazy[m] == full[m]) continue;
+        ++skipped;
+        // Not evaluated: a bound on the exact value, strictly worse than the LP's best.
+        CHECK(sign * lazy[m] >= sign * full[m] - 1e-12);
+        CHECK(sign * lazy[m] < best);
+        CHECK(std::find(in_lp.begin(), in_lp.end(), static_cast<long>(m)) == in_lp.end());
+      }
+      // What the trainer reads: the best size and the sizes that beat the LP's best.
+      const auto best_of = [&](const std::vector<double>& v) {
+        return adversary ? std::min_element(v.begin(), v.end()) - v.begin() : std::max_element(v.begin(), v.end()) - v.begin();
+      };
+      CHECK(best_of(lazy) == best_of(full));
+      CHECK(violating_sizes(lazy, in_lp, best_of(lazy), 8, sign) == violating_sizes(full, in_lp, best_of(full), 8, sign));
+    }
+  }
+  CAPTURE(skipped, sizes_seen);
+  CHECK(skipped > sizes_seen / 4);  // the bounds do spare most work on such games
+}

@@ -346,3 +346,23 @@ TEST_CASE("Joint training with fix_margin 0 and the long-step ratio test bracket
         return train_f1_mpg_joint(problem, f1_settings(), options, summary);
       });
 }
+
+TEST_CASE("Joint training: lazy best values (bounds per block of sizes) give the same theta, rounds and certificate",
+          "[joint_trainer]") {
+  std::mt19937 rng(47);
+  const BinaryProblem problem = random_problem(300, 5, rng);  // sizes 0..300: five blocks of 64
+  for (const int sizes : {1, 6}) {
+    CAPTURE(sizes);
+    JointTrainOptions options = joint_options(0.1, 1e-7);
+    options.sizes_per_round = sizes;
+    JointTrainSummary lazy, full;
+    const Eigen::VectorXd a = train_f1_mpg_joint(problem, f1_settings(), options, &lazy).theta;
+    options.lazy_best_values = false;
+    const Eigen::VectorXd b = train_f1_mpg_joint(problem, f1_settings(), options, &full).theta;
+    REQUIRE(lazy.converged());
+    CHECK(a == b);  // bit for bit
+    CHECK(lazy.iterations == full.iterations);
+    CHECK(lazy.objective == full.objective);
+    CHECK(lazy.lower_bound == full.lower_bound);
+  }
+}

@@ -64,66 +64,148 @@ namespace {
 // So per block of 64 sizes the costs on U are one matrix product M_U K (M_U: |U| x active sizes,
 // K: kernel(sizes_j, m)), and the m smallest terms are taken (nth_element) among U's and the rest's.
 // O(n |U| active + n^2) instead of O(n^2 sizes); the terms are the same, summed in another order.
-std::vector<double> smallest_sums(const SizeStrategy& s, const Eigen::VectorXd& offset, double scale) {
-  const long n = offset.size();
-  std::vector<double> values(static_cast<std::size_t>(n + 1), 0.0);
-  std::vector<std::size_t> active;
-  for (std::size_t j = 0; j < s.sizes.size(); ++j)
-    if (s.weight[j] != 0.0 && (s.marginal[j].array() != 0.0).any()) active.push_back(j);
-  std::vector<char> varies(static_cast<std::size_t>(n), 0);
-  for (std::size_t j : active)
-    for (long i = 0; i < n; ++i)
-      if (s.marginal[j][i] != 0.0) varies[static_cast<std::size_t>(i)] = 1;
-  std::vector<long> support;
-  std::vector<double> terms;  // the rest's offsets, then U's terms (rewritten per size)
-  for (long i = 0; i < n; ++i) {
-    if (varies[static_cast<std::size_t>(i)]) support.push_back(i);
-    else terms.push_back(offset[i]);
+//
+// Lazy (`exact` given): only the sizes in `exact` and those whose lower bound is <= the best of
+// `zero_value` and the values at `exact` (plus a rounding margin) are evaluated; every other size
+// gets its lower bound, which is then above that best. The bound: kernel(k, m) = 2/(k + m) falls in
+// m, so on a block [a, b] each term is >= its value at b (scale > 0) or at a (scale < 0), and
+// values[m] >= the sum of the m smallest of those terms (one sort per block). An evaluated size
+// gets exactly the value of the full computation (the same block product, the same sums).
+class SmallestSums {
+ public:
+  SmallestSums(const SizeStrategy& s, const Eigen::VectorXd& offset, double scale)
+      : s_(s), offset_(offset), scale_(scale), n_(offset.size()) {
+    for (std::size_t j = 0; j < s.sizes.size(); ++j)
+      if (s.weight[j] != 0.0 && (s.marginal[j].array() != 0.0).any()) active_.push_back(j);
+    std::vector<char> varies(static_cast<std::size_t>(n_), 0);
+    for (std::size_t j : active_)
+      for (long i = 0; i < n_; ++i)
+        if (s.marginal[j][i] != 0.0) varies[static_cast<std::size_t>(i)] = 1;
+    for (long i = 0; i < n_; ++i) {
+      if (varies[static_cast<std::size_t>(i)]) support_.push_back(i);
+      else terms_.push_back(offset[i]);
+    }
+    rest_ = terms_.size();
+    sorted_rest_ = terms_;
+    std::sort(sorted_rest_.begin(), sorted_rest_.end());
+    terms_.resize(static_cast<std::size_t>(n_));
+    const long u = static_cast<long>(support_.size()), a = static_cast<long>(active_.size());
+    m_u_.resize(u, a);
+    for (long c = 0; c < a; ++c)
+      for (long r = 0; r < u; ++r) m_u_(r, c) = s.marginal[active_[static_cast<std::size_t>(c)]][support_[static_cast<std::size_t>(r)]];
   }
-  const long u = static_cast<long>(support.size()), a = static_cast<long>(active.size());
-  const std::size_t rest = terms.size();
-  terms.resize(static_cast<std::size_t>(n));
-  Eigen::MatrixXd m_u(u, a);
-  for (long c = 0; c < a; ++c)
-    for (long r = 0; r < u; ++r) m_u(r, c) = s.marginal[active[static_cast<std::size_t>(c)]][support[static_cast<std::size_t>(r)]];
-  std::vector<double> work(static_cast<std::size_t>(n));
-  constexpr long kBlock = 64;
-  Eigen::MatrixXd k_block, c_block;
-  for (long first = 1; first <= n; first += kBlock) {
-    const long b = std::min(kBlock, n - first + 1);
-    k_block.resize(a, b);
+
+  long block_end(long first) const { return std::min(first + kBlock, n_ + 1); }
+
+  // The exact values of the sizes m in [first, block_end(first)) with wanted(m).
+  template <class Wanted>
+  void exact_block(long first, Wanted wanted, std::vector<double>& values) {
+    const long b = block_end(first) - first, a = static_cast<long>(active_.size()), u = static_cast<long>(support_.size());
+    k_block_.resize(a, b);
     for (long c = 0; c < b; ++c)
-      for (long j = 0; j < a; ++j) k_block(j, c) = kernel(s.sizes[active[static_cast<std::size_t>(j)]], first + c);
-    c_block.noalias() = m_u * k_block;
+      for (long j = 0; j < a; ++j) k_block_(j, c) = kernel(s_.sizes[active_[static_cast<std::size_t>(j)]], first + c);
+    c_block_.noalias() = m_u_ * k_block_;
     for (long c = 0; c < b; ++c) {
       const long m = first + c;
+      if (!wanted(m)) continue;
       for (long r = 0; r < u; ++r)
-        terms[rest + static_cast<std::size_t>(r)] = scale * c_block(r, c) + offset[support[static_cast<std::size_t>(r)]];
-      work = terms;
-      std::nth_element(work.begin(), work.begin() + (m - 1), work.end());
-      values[static_cast<std::size_t>(m)] = std::accumulate(work.begin(), work.begin() + m, 0.0);
+        terms_[rest_ + static_cast<std::size_t>(r)] = scale_ * c_block_(r, c) + offset_[support_[static_cast<std::size_t>(r)]];
+      work_ = terms_;
+      std::nth_element(work_.begin(), work_.begin() + (m - 1), work_.end());
+      values[static_cast<std::size_t>(m)] = std::accumulate(work_.begin(), work_.begin() + m, 0.0);
     }
+  }
+
+  // bound[m - first] <= values[m] for m in [first, block_end(first)).
+  void bound_block(long first, std::vector<double>& bound) {
+    const long last = block_end(first) - 1, u = static_cast<long>(support_.size());
+    const long at = scale_ > 0.0 ? last : first;
+    Eigen::VectorXd k(static_cast<long>(active_.size()));
+    for (std::size_t j = 0; j < active_.size(); ++j) k[static_cast<long>(j)] = kernel(s_.sizes[active_[j]], at);
+    const Eigen::VectorXd c = m_u_ * k;
+    low_.resize(static_cast<std::size_t>(u));
+    for (long r = 0; r < u; ++r) low_[static_cast<std::size_t>(r)] = scale_ * c[r] + offset_[support_[static_cast<std::size_t>(r)]];
+    std::sort(low_.begin(), low_.end());
+    bound.assign(static_cast<std::size_t>(last - first + 1), 0.0);
+    // Merge the two sorted lists up to `last` terms, recording the prefix sums in the block.
+    std::size_t i = 0, j = 0;
+    double sum = 0.0;
+    for (long m = 1; m <= last; ++m) {
+      const bool from_rest = j >= low_.size() || (i < sorted_rest_.size() && sorted_rest_[i] <= low_[j]);
+      sum += from_rest ? sorted_rest_[i++] : low_[j++];
+      if (m >= first) bound[static_cast<std::size_t>(m - first)] = sum;
+    }
+  }
+
+  static constexpr long kBlock = 64;
+
+ private:
+  const SizeStrategy& s_;
+  const Eigen::VectorXd& offset_;
+  double scale_;
+  long n_;
+  std::vector<std::size_t> active_;
+  std::vector<long> support_;
+  std::vector<double> terms_;  // the rest's offsets, then U's terms (rewritten per size)
+  std::size_t rest_ = 0;
+  std::vector<double> sorted_rest_, low_, work_;
+  Eigen::MatrixXd m_u_, k_block_, c_block_;
+};
+
+std::vector<double> smallest_sums(const SizeStrategy& s, const Eigen::VectorXd& offset, double scale,
+                                  double zero_value, const std::vector<long>* exact) {
+  const long n = offset.size();
+  std::vector<double> values(static_cast<std::size_t>(n + 1), 0.0);
+  values[0] = zero_value;
+  SmallestSums sums(s, offset, scale);
+  if (exact == nullptr) {
+    for (long first = 1; first <= n; first += SmallestSums::kBlock) sums.exact_block(first, [](long) { return true; }, values);
+    return values;
+  }
+  std::vector<char> is_exact(static_cast<std::size_t>(n + 1), 0);
+  for (long m : *exact)
+    if (m >= 1 && m <= n) is_exact[static_cast<std::size_t>(m)] = 1;
+  double best = zero_value;
+  for (long first = 1; first <= n; first += SmallestSums::kBlock) {
+    bool any = false;
+    for (long m = first; m < sums.block_end(first); ++m) any = any || is_exact[static_cast<std::size_t>(m)];
+    if (!any) continue;
+    sums.exact_block(first, [&](long m) { return is_exact[static_cast<std::size_t>(m)] != 0; }, values);
+    for (long m = first; m < sums.block_end(first); ++m)
+      if (is_exact[static_cast<std::size_t>(m)]) best = std::min(best, values[static_cast<std::size_t>(m)]);
+  }
+  // A size is evaluated when its bound could reach `best`: then every size left at its bound lies
+  // strictly above the best value and above every exact value it could tie with.
+  const double limit = best + 1e-9 * (1.0 + std::fabs(best));
+  std::vector<double> bound;
+  for (long first = 1; first <= n; first += SmallestSums::kBlock) {
+    sums.bound_block(first, bound);
+    bool any = false;
+    for (long m = first; m < sums.block_end(first); ++m) {
+      if (is_exact[static_cast<std::size_t>(m)]) continue;
+      const double b = bound[static_cast<std::size_t>(m - first)];
+      values[static_cast<std::size_t>(m)] = b;
+      if (b <= limit) any = true;
+    }
+    if (any)
+      sums.exact_block(first, [&](long m) {
+        return !is_exact[static_cast<std::size_t>(m)] && bound[static_cast<std::size_t>(m - first)] <= limit;
+      }, values);
   }
   return values;
 }
 
 }  // namespace
 
-// The adversary's best value at every size l = 0..n against the predictor P and potentials psi:
-// values[l] = min_{|y| = l} E_P[F1(Y_hat, y)] - psi(y) (values[0] = P(empty)).
-std::vector<double> adversary_values(const SizeStrategy& predictor, const Eigen::VectorXd& psi) {
-  std::vector<double> values = smallest_sums(predictor, -psi, 1.0);
-  values[0] = predictor.empty;
-  return values;
+std::vector<double> adversary_values(const SizeStrategy& predictor, const Eigen::VectorXd& psi,
+                                     const std::vector<long>* exact_sizes) {
+  return smallest_sums(predictor, -psi, 1.0, predictor.empty, exact_sizes);
 }
 
-// The predictor's best value at every size k = 0..n against the adversary Q:
-// values[k] = max_{|y_hat| = k} E_Q[F1(y_hat, Y)] (values[0] = Q(empty)).
-std::vector<double> predictor_values(const SizeStrategy& adversary) {
+std::vector<double> predictor_values(const SizeStrategy& adversary, const std::vector<long>* exact_sizes) {
   const long n = adversary.marginal.empty() ? 0 : adversary.marginal.front().size();
-  std::vector<double> values = smallest_sums(adversary, Eigen::VectorXd::Zero(n), -1.0);
+  std::vector<double> values = smallest_sums(adversary, Eigen::VectorXd::Zero(n), -1.0, -adversary.empty, exact_sizes);
   for (double& v : values) v = -v;
-  values[0] = adversary.empty;
   return values;
 }
 

@@ -34,11 +34,16 @@ std::vector<long> cheapest(const Eigen::VectorXd& cost, long l);
 
 // The adversary's best value at every size l = 0..n against the predictor P and potentials psi:
 // values[l] = min_{|y| = l} E_P[F1(Y_hat, y)] - psi(y) (values[0] = P(empty)).
-std::vector<double> adversary_values(const SizeStrategy& predictor, const Eigen::VectorXd& psi);
+// With `exact_sizes` (the LP's sizes): exact at those sizes and at every size whose lower bound
+// could reach the best of them and of values[0]; elsewhere a lower bound that lies strictly above
+// that best (so the best size, and the sizes that beat the LP's best, are the exact ones).
+std::vector<double> adversary_values(const SizeStrategy& predictor, const Eigen::VectorXd& psi,
+                                     const std::vector<long>* exact_sizes = nullptr);
 
 // The predictor's best value at every size k = 0..n against the adversary Q:
-// values[k] = max_{|y_hat| = k} E_Q[F1(y_hat, Y)] (values[0] = Q(empty)).
-std::vector<double> predictor_values(const SizeStrategy& adversary);
+// values[k] = max_{|y_hat| = k} E_Q[F1(y_hat, Y)] (values[0] = Q(empty)); `exact_sizes` as above,
+// with upper bounds strictly below the best of them elsewhere.
+std::vector<double> predictor_values(const SizeStrategy& adversary, const std::vector<long>* exact_sizes = nullptr);
 
 // Sizes outside the LP that cut off its solution ("positive reduced cost" in column-generation
 // terms), besides the best size `best`: those whose value beats the best value over the sizes in

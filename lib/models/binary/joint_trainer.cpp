@@ -948,7 +948,9 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     const SizeStrategy predictor = lp.predictor_strategy();
     const SizeStrategy adversary = lp.adversary_strategy();
     // Lower bound on J* at (P, theta): F(theta) <= -it.
-    const std::vector<double> adversary_by_size = adversary_values(predictor, psi);
+    const std::vector<long> adversary_lp_sizes = lp.adversary_size_list();
+    const std::vector<double> adversary_by_size =
+        adversary_values(predictor, psi, options.lazy_best_values ? &adversary_lp_sizes : nullptr);
     const long best_l = std::min_element(adversary_by_size.begin(), adversary_by_size.end()) - adversary_by_size.begin();
     const double guaranteed = adversary_by_size[static_cast<std::size_t>(best_l)] + theta.dot(gold_features) -
                               0.5 * lambda * theta.squaredNorm();
@@ -961,7 +963,9 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     Eigen::VectorXd q = Eigen::VectorXd::Zero(n);
     for (const auto& m : adversary.marginal) q += m;
     const Eigen::VectorXd moment_gap = x.transpose() * q - gold_features;  // E_Q[Phi] - Phi_gold
-    const std::vector<double> predictor_by_size = predictor_values(adversary);
+    const std::vector<long> predictor_lp_sizes = lp.predictor_size_list();
+    const std::vector<double> predictor_by_size =
+        predictor_values(adversary, options.lazy_best_values ? &predictor_lp_sizes : nullptr);
     const long best_k = std::max_element(predictor_by_size.begin(), predictor_by_size.end()) - predictor_by_size.begin();
     const double conceded = predictor_by_size[static_cast<std::size_t>(best_k)] + moment_gap.squaredNorm() / (2.0 * lambda);
     summary.lower_bound = std::max(summary.lower_bound, -conceded);

@@ -64,6 +64,10 @@ struct JointTrainOptions {
   // all, the next best sizes whose values cut off the LP's solution, spread apart (1 = the best
   // size only). The tail to a tight certificate adds the many sizes both players mix over.
   int sizes_per_round = 1;
+  // Each round's best values over the full game: exact at the LP's sizes and wherever a lower
+  // bound per block of 64 sizes could reach the best of those, the bound elsewhere (joint_strategy.hpp);
+  // the same best sizes, values and theta as evaluating every size (false).
+  bool lazy_best_values = true;
   // GLPK's long-step (bound flipping) ratio test instead of Harris' (syn500: 17.1 s instead of 19.6 s).
   bool long_step = false;
   // theta's first trust region is around a point along Phi_gold (start_potential below) or
