@@ -29,6 +29,8 @@ Action add_train(CLI::App& app) {
     std::string start = "gold_direction";
     double start_potential = 0.0;
     int sizes_per_round = JointTrainOptions{}.sizes_per_round;
+    int tail_sizes_per_round = JointTrainOptions{}.tail_sizes_per_round;
+    double tail_gap = JointTrainOptions{}.tail_gap;
     int fix_margin = JointTrainOptions{}.fix_margin;
     bool long_step = JointTrainOptions{}.long_step;
     bool all_best_values = !JointTrainOptions{}.lazy_best_values;
@@ -82,6 +84,14 @@ Action add_train(CLI::App& app) {
                       "joint: sizes added per player per round, the best one and the next best that cut off the "
                       "LP's solution, spread apart")
       ->check(between(1, 1000000));
+  command->add_option("--tail-sizes-per-round", s->tail_sizes_per_round,
+                      "joint: sizes per player per round once the certified gap is <= --tail-gap x the tolerance "
+                      "(0 = no switch)")
+      ->capture_default_str()
+      ->check(between(0, 1000000));
+  command->add_option("--tail-gap", s->tail_gap, "joint: the gap, in tolerances, where the tail begins")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 1e300));
   command->add_option("--fix-margin", s->fix_margin,
                       "joint: pairs ranked this far inside a size's best action (outside) are fixed in (out) of "
                       "the LP; 0 = exactly the best action's (smaller LPs); -1 = never fix")
@@ -170,6 +180,8 @@ Action add_train(CLI::App& app) {
     options.joint.start = options.gradient.start;
     options.joint.start_potential = s->start_potential;
     options.joint.sizes_per_round = s->sizes_per_round;
+    options.joint.tail_sizes_per_round = s->tail_sizes_per_round;
+    options.joint.tail_gap = s->tail_gap;
     options.joint.fix_margin = s->fix_margin;
     options.joint.long_step = s->long_step;
     options.joint.lazy_best_values = !s->all_best_values;

@@ -366,3 +366,26 @@ TEST_CASE("Joint training: lazy best values (bounds per block of sizes) give the
     CHECK(lazy.lower_bound == full.lower_bound);
   }
 }
+
+TEST_CASE("Joint training with many sizes per round in the tail certifies the same optimum in fewer rounds",
+          "[joint_trainer]") {
+  std::mt19937 rng(44);
+  const BinaryProblem problem = random_problem(200, 5, rng);
+  JointTrainOptions options = joint_options(0.1, 1e-7);
+  JointTrainSummary plain, tail;
+  train_f1_mpg_joint(problem, f1_settings(), options, &plain);
+  options.tail_sizes_per_round = 16;
+  options.tail_gap = 1000.0;
+  train_f1_mpg_joint(problem, f1_settings(), options, &tail);
+  INFO(plain.report() << "\n" << tail.report());
+  REQUIRE(plain.converged());
+  REQUIRE(tail.converged());
+  CHECK(plain.tail_rounds == 0);
+  CHECK(tail.tail_rounds > 0);
+  CHECK(tail.iterations < plain.iterations);
+  // Two certified intervals of width <= 1e-7 around one minimum overlap.
+  CHECK(tail.lower_bound <= plain.objective + 1e-12);
+  CHECK(plain.lower_bound <= tail.objective + 1e-12);
+  options.tail_gap = 0.5;
+  CHECK_THROWS_WITH(train_f1_mpg_joint(problem, f1_settings(), options), Catch::Contains("tail_gap >= 1"));
+}

@@ -818,6 +818,7 @@ nlohmann::json JointTrainSummary::to_json() const {
               {"rescued_lps", rescued_lps},
               {"lp_pivots", lp_pivots},
               {"sizes_per_round", sizes_per_round},
+              {"tail_rounds", tail_rounds},
               {"seconds", seconds},
               {"lp_seconds", lp_seconds},
               {"response_seconds", response_seconds}});
@@ -854,6 +855,8 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
   if (!(options.tolerance > 0.0)) throw Error("the joint trainer needs a tolerance > 0");
   if (options.pivot_limit < 0) throw Error("the joint trainer needs a pivot_limit >= 0 (0 = by the LP's size)");
   if (options.sizes_per_round < 1) throw Error("the joint trainer needs sizes_per_round >= 1");
+  if (options.tail_sizes_per_round < 0 || !(options.tail_gap >= 1.0))
+    throw Error("the joint trainer needs tail_sizes_per_round >= 0 and tail_gap >= 1");
   if (!std::isfinite(options.start_potential))
     throw Error("the joint trainer needs a finite start_potential (got " + std::to_string(options.start_potential) + ")");
   if (!has_joint_trainer(settings))
@@ -986,9 +989,12 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
       lp.add_adversary_size(l, options.sparse_growth ? surely(cost, l) : std::vector<long>{},
                             cheapest(cost, l + options.row_margin));
     };
+    const bool tail = options.tail_sizes_per_round > 0 && summary.gap <= options.tail_gap * options.tolerance;
+    const int sizes_now = tail ? options.tail_sizes_per_round : options.sizes_per_round;
+    if (tail) ++summary.tail_rounds;
     {
       const std::vector<long> extra =
-          violating_sizes(adversary_by_size, lp.adversary_size_list(), best_l, options.sizes_per_round - 1, -1.0);
+          violating_sizes(adversary_by_size, lp.adversary_size_list(), best_l, sizes_now - 1, -1.0);
       add_adversary_at(best_l);
       for (long l : extra) add_adversary_at(l);
     }
@@ -1017,7 +1023,7 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     };
     {
       const std::vector<long> extra =
-          violating_sizes(predictor_by_size, lp.predictor_size_list(), best_k, options.sizes_per_round - 1, 1.0);
+          violating_sizes(predictor_by_size, lp.predictor_size_list(), best_k, sizes_now - 1, 1.0);
       add_predictor_at(best_k);
       for (long k : extra) add_predictor_at(k);
     }

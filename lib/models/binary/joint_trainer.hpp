@@ -64,6 +64,11 @@ struct JointTrainOptions {
   // all, the next best sizes whose values cut off the LP's solution, spread apart (1 = the best
   // size only). The tail to a tight certificate adds the many sizes both players mix over.
   int sizes_per_round = 1;
+  // The tail: once the certified gap is <= tail_gap x tolerance, up to this many sizes per round
+  // instead (0: no tail switch). Early rounds move theta far and new sizes soon go idle; near the
+  // end both players mix over many sizes, added one or a few per round without this.
+  int tail_sizes_per_round = 0;
+  double tail_gap = 300.0;
   // Each round's best values over the full game: exact at the LP's sizes and wherever a lower
   // bound per block of 64 sizes could reach the best of those, the bound elsewhere (joint_strategy.hpp);
   // the same best sizes, values and theta as evaluating every size (false).
@@ -109,6 +114,7 @@ struct JointTrainSummary {
   long rescued_lps = 0;        // rounds whose LP only the scaled copy at GLPK's default tolerances solved
   long lp_pivots = 0;          // simplex iterations over all LP solves (rescue copies included)
   int sizes_per_round = 1;     // the option the run used
+  int tail_rounds = 0;         // rounds run with tail_sizes_per_round
   double seconds = 0.0;
   double lp_seconds = 0.0;
   double response_seconds = 0.0;  // best responses over the full game, bounds, row generation
