@@ -103,19 +103,20 @@ struct WeightedSvmSummary {
 
 // Trains from a = 0, b = 0, or from `warm_start` (a model trained on the same rows, e.g. at the
 // previous C of a grid): its a_i are rescaled by U_i(new) / U_i(old) so that bounded variables
-// stay bounded, and its offset is the first b (primal_newton starts from its weights instead). Labels are 0/1. Throws mpg::Error on bad options,
-// labels other than 0/1, a label count different from the row count, non-finite features, a
-// last column that is not the constant offset_feature, or a warm start of another size.
+// stay bounded, and its offset is the first b (primal_newton starts from its weights instead).
+// Labels are 0/1. Throws mpg::Error on bad options, labels other than 0/1, a label count different
+// from the row count, non-finite features, a last column that is not the constant offset_feature,
+// or a warm start of another size.
 WeightedSvmModel train_weighted_svm(const SparseRowMatrix& features, const std::vector<int>& labels,
                                     const WeightedSvmOptions& options,
                                     WeightedSvmSummary* summary = nullptr,
                                     const WeightedSvmModel* warm_start = nullptr);
 
-// Decision values w . x_i (the constant column included).
 // "auto", "dual_cd", "primal_newton" (throws mpg::Error naming the allowed values otherwise).
 WeightedSvmSolver parse_weighted_svm_solver(const std::string& name);
 const char* weighted_svm_solver_name(WeightedSvmSolver solver);
 
+// Decision values w . x_i (the constant column included).
 Eigen::VectorXd decision_values(const WeightedSvmModel& model, const SparseRowMatrix& features);
 
 }  // namespace mpg

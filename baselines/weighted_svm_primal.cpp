@@ -1,7 +1,6 @@
 #include "baselines/weighted_svm_primal.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -113,7 +112,6 @@ double line_search(const Eigen::VectorXd& z, const Eigen::VectorXd& r, const std
 PrimalNewtonResult train_weighted_svm_primal(const SparseRowMatrix& x, const std::vector<double>& sign,
                                              const std::vector<double>& upper, const WeightedSvmOptions& options,
                                              const Eigen::VectorXd* start) {
-  const auto start_time = std::chrono::steady_clock::now();
   const long n = x.rows();
   const long d = x.cols();
   const Eigen::Map<const Eigen::VectorXd> y(sign.data(), n);
@@ -148,9 +146,10 @@ PrimalNewtonResult train_weighted_svm_primal(const SparseRowMatrix& x, const std
     }
     const Eigen::VectorXd wa = x.transpose() * a.cwiseProduct(y);
     const double primal = 0.5 * v.squaredNorm() + loss;
+    const double smoothed_primal = 0.5 * v.squaredNorm() + smoothed_loss;  // P_mu(v)
     const double dual = a.sum() - 0.5 * wa.squaredNorm();
     // The smoothed problem's own gap: P_mu(v) - D_mu(a), D_mu(a) = D(a) - mu/2 sum_i a_i^2 / U_i.
-    const double smoothed_gap = 0.5 * v.squaredNorm() + smoothed_loss - (dual - 0.5 * mu * smoothing);
+    const double smoothed_gap = smoothed_primal - (dual - 0.5 * mu * smoothing);
     if (primal < best_primal) {
       best_primal = primal;
       best_v = v;
@@ -170,7 +169,7 @@ PrimalNewtonResult train_weighted_svm_primal(const SparseRowMatrix& x, const std
       s.status = "Newton cap";
       break;
     }
-    // Gradient of P_mu: v - sum_i a_i y_i x_i; Hessian rows: 0 < z_i < mu.
+    // Gradient of P_mu: v - sum_i a_i y_i x_i; Hessian rows: 0 < z_i <= mu.
     const Eigen::VectorXd g = v - wa;
     quadratic.clear();
     for (long i = 0; i < n; ++i)
@@ -187,13 +186,11 @@ PrimalNewtonResult train_weighted_svm_primal(const SparseRowMatrix& x, const std
     }
     r = y.cwiseProduct(x * direction);
     const double t = line_search(z, r, upper, mu, v.dot(direction), direction.squaredNorm(), -decrement);
-    double before = 0.5 * v.squaredNorm(), after = 0.0;
-    for (long i = 0; i < n; ++i) before += u[i] * smoothed_hinge(z[i], mu);
     v += t * direction;
-    after = 0.5 * v.squaredNorm();
+    double after = 0.5 * v.squaredNorm();  // P_mu at the new v
     for (long i = 0; i < n; ++i) after += u[i] * smoothed_hinge(z[i] - t * r[i], mu);
     ++s.newton_steps;
-    if (!(before - after > 1e-15 * std::max(1.0, std::abs(before))) && !decrease_mu(tolerance)) {
+    if (!(smoothed_primal - after > 1e-15 * std::max(1.0, std::abs(smoothed_primal))) && !decrease_mu(tolerance)) {
       s.status = "rounding floor";
       break;
     }
@@ -203,7 +200,6 @@ PrimalNewtonResult train_weighted_svm_primal(const SparseRowMatrix& x, const std
   s.primal = best_primal;
   s.dual = best_dual;
   s.gap = best_primal - best_dual;
-  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   return result;
 }
 

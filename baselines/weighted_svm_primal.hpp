@@ -31,7 +31,7 @@ struct PrimalNewtonResult {
 
 // `features` has every column (the constant one included, if any); sign[i] = +-1; upper[i] = U_i > 0.
 // `start`: initial weights (size = columns) or nullptr for v = 0. Uses options.relative_gap and
-// options.max_newton_iterations; the summary's offset-related fields are left to the caller.
+// options.max_newton_iterations; the summary's seconds are left to the caller.
 PrimalNewtonResult train_weighted_svm_primal(const SparseRowMatrix& features, const std::vector<double>& sign,
                                              const std::vector<double>& upper, const WeightedSvmOptions& options,
                                              const Eigen::VectorXd* start);

@@ -28,6 +28,12 @@ JointTrainOptions joint_options(double lambda, double tolerance) {
   return options;
 }
 
+// Two certified intervals [lower bound, objective] around one minimum overlap.
+void check_same_minimum(const JointTrainSummary& a, const JointTrainSummary& b) {
+  CHECK(a.lower_bound <= b.objective + 1e-12);
+  CHECK(b.lower_bound <= a.objective + 1e-12);
+}
+
 }  // namespace
 
 TEST_CASE("Joint training: the certificate brackets the brute-force optimum", "[joint_trainer]") {
@@ -83,8 +89,7 @@ TEST_CASE("Joint training: LPs the strict simplex cannot finish are rescued by t
   CHECK(plain.rescued_lps == 0);
   CHECK(rescued.rescued_lps > 0);
   CHECK(rescued.rescued_lps <= rescued.iterations);
-  CHECK(rescued.lower_bound <= plain.objective + 1e-12);
-  CHECK(plain.lower_bound <= rescued.objective + 1e-12);
+  check_same_minimum(rescued, plain);
   starved.pivot_limit = -1;
   CHECK_THROWS_WITH(train_f1_mpg_joint(problem, f1_settings(), starved), Catch::Contains("pivot_limit >= 0"));
 }
@@ -175,8 +180,7 @@ TEST_CASE("Joint training: fixed pairs the best responses leave are released, id
       CHECK(with.dropped_sizes > 0);
     }
     // Two certified intervals of width <= 1e-7 around one minimum overlap.
-    CHECK(with.lower_bound <= without.objective + 1e-12);
-    CHECK(without.lower_bound <= with.objective + 1e-12);
+    check_same_minimum(with, without);
   }
 }
 
@@ -191,8 +195,7 @@ TEST_CASE("Joint training from theta = 0 certifies the optimum it certifies from
   INFO(from_zero.report() << "\n" << from_gold.report());
   REQUIRE(from_zero.converged());
   REQUIRE(from_gold.converged());
-  CHECK(from_zero.lower_bound <= from_gold.objective + 1e-12);
-  CHECK(from_gold.lower_bound <= from_zero.objective + 1e-12);
+  check_same_minimum(from_zero, from_gold);
 }
 
 namespace {
@@ -251,8 +254,7 @@ TEST_CASE("Joint training: new sizes and examples grown within their bands certi
   INFO(sparse.report() << "\n" << dense.report());
   REQUIRE(sparse.converged());
   REQUIRE(dense.converged());
-  CHECK(sparse.lower_bound <= dense.objective + 1e-12);
-  CHECK(dense.lower_bound <= sparse.objective + 1e-12);
+  check_same_minimum(sparse, dense);
   CHECK(sparse.lp_rows < dense.lp_rows);
 }
 
@@ -308,9 +310,7 @@ TEST_CASE("Joint training with several sizes per round certifies the optimum of 
   CHECK(many.sizes_per_round == 6);
   CHECK(many.gap <= 1e-7);
   CHECK(many.lp_pivots > 0);
-  // Two certified intervals of width <= 1e-7 around one minimum overlap.
-  CHECK(many.lower_bound <= one.objective + 1e-12);
-  CHECK(one.lower_bound <= many.objective + 1e-12);
+  check_same_minimum(many, one);
   CHECK(many.iterations < one.iterations);
   options.sizes_per_round = 0;
   CHECK_THROWS_WITH(train_f1_mpg_joint(problem, f1_settings(), options), Catch::Contains("sizes_per_round >= 1"));
@@ -330,9 +330,7 @@ TEST_CASE("Joint training: fixing exactly what the best actions take (fix_margin
   INFO(tight.report() << "\n" << wide.report());
   REQUIRE(tight.converged());
   REQUIRE(wide.converged());
-  // Two certified intervals of width <= 1e-7 around one minimum overlap.
-  CHECK(tight.lower_bound <= wide.objective + 1e-12);
-  CHECK(wide.lower_bound <= tight.objective + 1e-12);
+  check_same_minimum(tight, wide);
   CHECK(tight.lp_rows < wide.lp_rows);
 }
 
@@ -383,9 +381,7 @@ TEST_CASE("Joint training with many sizes per round in the tail certifies the sa
   CHECK(plain.tail_rounds == 0);
   CHECK(tail.tail_rounds > 0);
   CHECK(tail.iterations < plain.iterations);
-  // Two certified intervals of width <= 1e-7 around one minimum overlap.
-  CHECK(tail.lower_bound <= plain.objective + 1e-12);
-  CHECK(plain.lower_bound <= tail.objective + 1e-12);
+  check_same_minimum(tail, plain);
   options.tail_gap = 0.5;
   CHECK_THROWS_WITH(train_f1_mpg_joint(problem, f1_settings(), options), Catch::Contains("tail_gap >= 1"));
 }

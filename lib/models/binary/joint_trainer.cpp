@@ -994,7 +994,7 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     if (tail) ++summary.tail_rounds;
     {
       const std::vector<long> extra =
-          violating_sizes(adversary_by_size, lp.adversary_size_list(), best_l, sizes_now - 1, -1.0);
+          violating_sizes(adversary_by_size, adversary_lp_sizes, best_l, sizes_now - 1, -1.0);
       add_adversary_at(best_l);
       for (long l : extra) add_adversary_at(l);
     }
@@ -1023,7 +1023,7 @@ BinaryModel train_f1_mpg_joint(const BinaryProblem& problem, const MetricSetting
     };
     {
       const std::vector<long> extra =
-          violating_sizes(predictor_by_size, lp.predictor_size_list(), best_k, sizes_now - 1, 1.0);
+          violating_sizes(predictor_by_size, predictor_lp_sizes, best_k, sizes_now - 1, 1.0);
       add_predictor_at(best_k);
       for (long k : extra) add_predictor_at(k);
     }
