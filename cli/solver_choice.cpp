@@ -7,7 +7,7 @@
 #include "cli/commands.hpp"
 #include "cli/parameter_options.hpp"
 #include "lib/base/error.hpp"
-#include "lib/harness/binary_mpg_parameters.hpp"
+#include "lib/harness/families/binary_mpg_parameters.hpp"
 
 namespace mpg::cli {
 

@@ -9,7 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/parameter_options.hpp"
-#include "lib/harness/binary_mpg_parameters.hpp"
+#include "lib/harness/families/binary_mpg_parameters.hpp"
 #include "lib/base/io.hpp"
 #include "lib/models/binary/binary_mpg_trainer.hpp"
 

@@ -12,7 +12,7 @@
 #include "lib/base/error.hpp"
 #include "lib/base/io.hpp"
 #include "lib/diversity/weighted_als.hpp"
-#include "lib/harness/binary_mpg_parameters.hpp"
+#include "lib/harness/families/binary_mpg_parameters.hpp"
 #include "lib/harness/experiment.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/parameters.hpp"

@@ -21,7 +21,7 @@
 #include "lib/base/error.hpp"
 #include "lib/data/libsvm.hpp"
 #include "lib/data/optdigits.hpp"
-#include "lib/harness/binary_mpg_parameters.hpp"
+#include "lib/harness/families/binary_mpg_parameters.hpp"
 #include "lib/harness/cache.hpp"
 #include "lib/harness/claims.hpp"
 #include "lib/harness/family.hpp"

@@ -1,6 +1,6 @@
-// The binary MPG's parameter table (lib/harness/binary_mpg_parameters.hpp). Defaults are read from
+// The binary MPG's parameter table (lib/harness/families/binary_mpg_parameters.hpp). Defaults are read from
 // the library's option structs, so a default is stated once, there.
-#include "lib/harness/binary_mpg_parameters.hpp"
+#include "lib/harness/families/binary_mpg_parameters.hpp"
 
 #include "lib/game/double_oracle.hpp"
 #include "lib/learn/protocol.hpp"
