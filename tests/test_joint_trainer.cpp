@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <random>
 #include <vector>
@@ -34,6 +35,20 @@ void check_same_minimum(const JointTrainSummary& a, const JointTrainSummary& b) 
   CHECK(b.lower_bound <= a.objective + 1e-12);
 }
 
+// The seeded 200-example problem on which the round-count options are compared.
+BinaryProblem rounds_problem() {
+  std::mt19937 rng(44);
+  return random_problem(200, 5, rng);
+}
+
+// Trains with `options` into `before`, applies `change` to them and trains again into `after`.
+void train_before_and_after(const BinaryProblem& problem, JointTrainOptions& options,
+                            const std::function<void(JointTrainOptions&)>& change, JointTrainSummary& before,
+                            JointTrainSummary& after) {
+  train_f1_mpg_joint(problem, f1_settings(), options, &before);
+  change(options);
+  train_f1_mpg_joint(problem, f1_settings(), options, &after);
+}
 }  // namespace
 
 TEST_CASE("Joint training: the certificate brackets the brute-force optimum", "[joint_trainer]") {
@@ -296,13 +311,10 @@ TEST_CASE("Joint training with several sizes per round brackets the brute-force 
 
 TEST_CASE("Joint training with several sizes per round certifies the optimum of one size per round, in fewer rounds",
           "[joint_trainer]") {
-  std::mt19937 rng(44);
-  const BinaryProblem problem = random_problem(200, 5, rng);
+  const BinaryProblem problem = rounds_problem();
   JointTrainOptions options = joint_options(0.1, 1e-7);
   JointTrainSummary one, many;
-  train_f1_mpg_joint(problem, f1_settings(), options, &one);
-  options.sizes_per_round = 6;
-  train_f1_mpg_joint(problem, f1_settings(), options, &many);
+  train_before_and_after(problem, options, [](JointTrainOptions& o) { o.sizes_per_round = 6; }, one, many);
   INFO(one.report() << "\n" << many.report());
   REQUIRE(one.converged());
   REQUIRE(many.converged());
@@ -367,14 +379,13 @@ TEST_CASE("Joint training: lazy best values (bounds per block of sizes) give the
 
 TEST_CASE("Joint training with many sizes per round in the tail certifies the same optimum in fewer rounds",
           "[joint_trainer]") {
-  std::mt19937 rng(44);
-  const BinaryProblem problem = random_problem(200, 5, rng);
+  const BinaryProblem problem = rounds_problem();
   JointTrainOptions options = joint_options(0.1, 1e-7);
   JointTrainSummary plain, tail;
-  train_f1_mpg_joint(problem, f1_settings(), options, &plain);
-  options.tail_sizes_per_round = 16;
-  options.tail_gap = 1000.0;
-  train_f1_mpg_joint(problem, f1_settings(), options, &tail);
+  train_before_and_after(problem, options, [](JointTrainOptions& o) {
+    o.tail_sizes_per_round = 16;
+    o.tail_gap = 1000.0;
+  }, plain, tail);
   INFO(plain.report() << "\n" << tail.report());
   REQUIRE(plain.converged());
   REQUIRE(tail.converged());
