@@ -161,4 +161,28 @@ void BM_HansardsTestGames(benchmark::State& state) {
 BENCHMARK(BM_HansardsTestGames)->Args({0, 10})->Args({0, 1})->Args({1, 10})->Args({1, 1})
     ->Iterations(1)->Unit(benchmark::kSecond);
 
+// MPG_aer trained under the authors' L-BFGS protocol (thesis Table XIII's "MPG_aer (authors'
+// L-BFGS)" row, base features, lambda = 4) for the given number of L-BFGS iterations on the 100
+// training pairs: each evaluation plays every pair's gold-seeded game until the LP value repeats at
+// 1e-8 or a player holds 300 actions, where the AER best responses take most of the time
+// (docs/methods.md, AER). CPU time of all threads; counters: evaluations, games played, and games
+// stopped unconverged.
+void BM_HansardsAuthorsAerTraining(benchmark::State& state) {
+  const HansardsGames* games = hansards_games();
+  if (!games) {
+    state.SkipWithError("hansards_naacl2003 not found (set MPG_DATA_DIR)");
+    return;
+  }
+  mpg::AlignmentMpgOptions options;
+  options.lambda = 4.0;
+  options.protocol = mpg::TrainingProtocol::authors_lbfgs;
+  options.authors_max_iterations = static_cast<int>(state.range(0));
+  mpg::AlignmentMpgModel model;
+  for (auto _ : state) model = mpg::train_alignment_mpg(games->train, options);
+  state.counters["evaluations"] = static_cast<double>(model.summary.optimizer.evaluations);
+  state.counters["games"] = static_cast<double>(model.summary.games);
+  state.counters["unconverged_games"] = static_cast<double>(model.summary.unconverged_games);
+}
+BENCHMARK(BM_HansardsAuthorsAerTraining)->Arg(1)->Arg(3)->Iterations(1)->MeasureProcessCPUTime()->Unit(benchmark::kSecond);
+
 }  // namespace
