@@ -183,6 +183,7 @@ void BM_HansardsAuthorsAerTraining(benchmark::State& state) {
   state.counters["evaluations"] = static_cast<double>(model.summary.optimizer.evaluations);
   state.counters["games"] = static_cast<double>(model.summary.games);
   state.counters["unconverged_games"] = static_cast<double>(model.summary.unconverged_games);
+  state.counters["objective"] = model.summary.optimizer.final_value;
 }
 BENCHMARK(BM_HansardsAuthorsAerTraining)->Arg(1)->Arg(3)->Iterations(1)->MeasureProcessCPUTime()->Unit(benchmark::kSecond);
 

@@ -198,3 +198,24 @@ TEST_CASE("the AER game rejects bad potentials", "[aer]") {
   CHECK_FALSE(game.is_legal_adversary_action({link_code(0), link_code(0, true)}));
   CHECK_FALSE(game.is_legal_adversary_action({link_code(2)}));
 }
+
+TEST_CASE("AER responses on a plateau of equal values take the smallest size", "[aer]") {
+  // Against a pure adversary tagging S sure and R possible, proposing S plus any r of R scores
+  // (2|S| + r) / (|S| + r + |S|) = 1: every size from |S| to |S| + |R| ties in exact arithmetic,
+  // while the sums of 2 / (alpha + |S|) and 1 / (alpha + |S|) that compute them round apart by
+  // ~1e-16. The rule "ties go to the smaller size" must pick |S| whatever the rounding.
+  int checked = 0;
+  for (std::size_t sure = 1; sure <= 7; ++sure)
+    for (std::size_t possible = 1; possible <= 25; ++possible) {
+      const std::size_t n = sure + possible + 3;
+      const mpg::AerGame game(std::vector<double>(n, 0.0), std::vector<double>(n, 0.0), mpg::AerGameOptions{0.0});
+      AlignmentAction tagging;
+      for (std::uint32_t i = 0; i < sure + possible; ++i) tagging.push_back(link_code(i, i >= sure));
+      const mpg::MixedStrategy<AlignmentAction> pure{{tagging}, {1.0}};
+      const auto row = game.predictor_best_response(pure);
+      CHECK(row.value == Approx(1.0).margin(1e-12));
+      CHECK(row.action.size() == sure);
+      ++checked;
+    }
+  CHECK(checked == 175);
+}

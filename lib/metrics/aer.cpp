@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
 #include <queue>
+
+#include <Eigen/Core>
 
 #include "lib/base/error.hpp"
 
@@ -111,22 +114,24 @@ class SizeSplitTable {
             weight_of(code, strategy.probabilities[j]);
     }
     reciprocal_.resize(S);
+    values_.resize(positions_.size());
   }
 
   std::size_t touched() const { return positions_.size(); }
   std::uint32_t position(std::size_t t) const { return positions_[t]; }
   const std::vector<std::uint32_t>& positions() const { return positions_; }
 
-  // Sets x for the following at() calls. A size with size + x = 0 (the empty action at x = 0)
+  // at(t, x) for every touched t, in touched order: one product of the (touched x sizes) weights
+  // with the vector 1 / (size_s + x). A size with size + x = 0 (the empty action at x = 0)
   // carries no weight at any position and is skipped.
-  void set_x(double x) const {
-    for (std::size_t s = 0; s < sizes_.size(); ++s) reciprocal_[s] = sizes_[s] + x > 0.0 ? 1.0 / (sizes_[s] + x) : 0.0;
-  }
-  double at(std::size_t t) const {
-    const double* w = &weights_[t * sizes_.size()];
-    double total = 0.0;
-    for (std::size_t s = 0; s < sizes_.size(); ++s) total += w[s] * reciprocal_[s];
-    return total;
+  const double* at(double x) const {
+    const Eigen::Index S = static_cast<Eigen::Index>(sizes_.size());
+    const Eigen::Index T = static_cast<Eigen::Index>(positions_.size());
+    for (Eigen::Index s = 0; s < S; ++s) reciprocal_[s] = sizes_[s] + x > 0.0 ? 1.0 / (sizes_[s] + x) : 0.0;
+    using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    Eigen::Map<Eigen::VectorXd>(values_.data(), T).noalias() =
+        Eigen::Map<const RowMajor>(weights_.data(), T, S) * Eigen::Map<const Eigen::VectorXd>(reciprocal_.data(), S);
+    return values_.data();
   }
 
  private:
@@ -134,7 +139,14 @@ class SizeSplitTable {
   std::vector<std::uint32_t> positions_;  // increasing
   std::vector<double> weights_;           // touched x sizes
   mutable std::vector<double> reciprocal_;
+  mutable std::vector<double> values_;  // at(x)'s result
 };
+
+// Two values of a best response within this of each other tie (then the smaller size or k wins):
+// values equal in exact arithmetic (e.g. the predictor's score 1 at every size from |S| to |P| of a
+// pure adversary action) come out of differently ordered sums up to ~1e-14 apart, and a rule on
+// exact equality would let rounding pick the size.
+double tie_tolerance(double best) { return 1e-12 * (1.0 + std::abs(best)); }
 
 // (value, position) in increasing order: ties broken by position.
 struct Keyed {
@@ -174,29 +186,30 @@ class PredictorView {
       if (action) action->clear();
       return empty_value_;
     }
-    table_.set_x(static_cast<double>(alpha));
-    for (std::size_t t = 0; t < table_.touched(); ++t)
-      gains_[t] = {-table_.at(t), table_.position(t)};  // ascending = largest g first
     const std::size_t from_touched = std::min(alpha, table_.touched());
+    if (!action) return largest_sum(alpha, from_touched);
+    const double* g = table_.at(static_cast<double>(alpha));
+    for (std::size_t t = 0; t < table_.touched(); ++t)
+      gains_[t] = {-g[t], table_.position(t)};  // ascending = largest g first
     std::nth_element(gains_.begin(), gains_.begin() + static_cast<std::ptrdiff_t>(from_touched) - 1, gains_.end());
     double value = 0.0;
     for (std::size_t i = 0; i < from_touched; ++i) value -= gains_[i].value;
-    if (action) {
-      action->clear();
-      for (std::size_t i = 0; i < from_touched; ++i) action->push_back(link_code(gains_[i].position));
-      std::vector<char> taken(n_, 0);
-      for (std::uint32_t p : table_.positions()) taken[p] = 1;
-      for (std::uint32_t p = 0; p < n_ && action->size() < alpha; ++p)
-        if (!taken[p]) action->push_back(link_code(p));
-      std::sort(action->begin(), action->end());
-    }
+    action->clear();
+    for (std::size_t i = 0; i < from_touched; ++i) action->push_back(link_code(gains_[i].position));
+    std::vector<char> taken(n_, 0);
+    for (std::uint32_t p : table_.positions()) taken[p] = 1;
+    for (std::uint32_t p = 0; p < n_ && action->size() < alpha; ++p)
+      if (!taken[p]) action->push_back(link_code(p));
+    std::sort(action->begin(), action->end());
     return value;
   }
 
-  // The best size: alpha = 0..touched() (more only adds zeros and shrinks every term); ties go to
-  // the smaller size. Branch and bound over intervals of alpha: g >= 0 decreases in alpha, so for
-  // alpha' in [a1, a2] the value is at most the sum of the a2 largest g(., a1) (exact at a1 = a2);
-  // intervals are split in decreasing order of that bound until it falls below the best value.
+  // The best size: alpha = 0..touched() (more only adds zeros and shrinks every term); ties
+  // (tie_tolerance) go to the smaller size. Branch and bound over intervals of alpha: g >= 0
+  // decreases in alpha, so for alpha' in [a1, a2] the value is at most the sum of the a2 largest
+  // g(., a1) (exact at a1 = a2); intervals are split in decreasing order of that bound until it
+  // falls below the best value, and an interval right of the best size whose bound cannot beat
+  // it by more than a tie is dropped.
   std::size_t best_size() const {
     double best = best_of_size(0, nullptr);
     std::size_t best_alpha = 0;
@@ -216,9 +229,11 @@ class PredictorView {
     while (!open.empty()) {
       const Interval top = open.top();
       open.pop();
-      if (top.bound < best - 1e-12 * (1.0 + std::abs(best))) break;
+      if (top.bound < best - tie_tolerance(best)) break;
+      const bool ties_at_most = top.bound <= best + tie_tolerance(best);
+      if (ties_at_most && top.first > best_alpha) continue;
       if (top.first == top.last) {
-        if (top.bound > best || (top.bound == best && top.first < best_alpha)) {
+        if (!ties_at_most || top.first < best_alpha) {
           best = top.bound;
           best_alpha = top.first;
         }
@@ -232,13 +247,15 @@ class PredictorView {
   }
 
  private:
-  // The sum of the `count` largest g(., alpha) (count <= touched()).
+  // The sum of the `count` largest g(., alpha) (1 <= count <= touched()): a value, so ties
+  // need no order and the selection runs on the values alone.
   double largest_sum(std::size_t alpha, std::size_t count) const {
-    table_.set_x(static_cast<double>(alpha));
-    for (std::size_t t = 0; t < table_.touched(); ++t) gains_[t] = {-table_.at(t), table_.position(t)};
-    std::nth_element(gains_.begin(), gains_.begin() + static_cast<std::ptrdiff_t>(count) - 1, gains_.end());
+    const double* g = table_.at(static_cast<double>(alpha));
+    largest_.assign(g, g + table_.touched());
+    std::nth_element(largest_.begin(), largest_.begin() + static_cast<std::ptrdiff_t>(count) - 1, largest_.end(),
+                     std::greater<double>());
     double value = 0.0;
-    for (std::size_t i = 0; i < count; ++i) value -= gains_[i].value;
+    for (std::size_t i = 0; i < count; ++i) value += largest_[i];
     return value;
   }
 
@@ -249,6 +266,7 @@ class PredictorView {
   SizeSplitTable table_;
   double empty_value_ = 0.0;
   mutable std::vector<Keyed> gains_;
+  mutable std::vector<double> largest_;  // largest_sum's scratch
 };
 
 // The adversary's side against a predictor strategy: h(i, x) = sum over the support actions j
@@ -283,9 +301,9 @@ class AdversaryView {
   // E_k: the least E_P[score] - psi over taggings with exactly k sure links.
   double value_of_k(std::size_t k) const {
     if (k == 0) {
-      table_.set_x(0.0);
+      const double* h = table_.at(0.0);
       double r = 0.0;
-      for (std::size_t t = 0; t < table_.touched(); ++t) r += std::min(table_.at(t) - possible_[table_.position(t)], 0.0);
+      for (std::size_t t = 0; t < table_.touched(); ++t) r += std::min(h[t] - possible_[table_.position(t)], 0.0);
       return empty_value_ + r + untouched_r_;
     }
     const double touched_r = fill_touched(k);
@@ -318,8 +336,8 @@ class AdversaryView {
       std::nth_element(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(k - 1), all.end());
       for (std::size_t i = 0; i < k; ++i) sure[all[i].position] = 1;
     }
-    table_.set_x(static_cast<double>(k));
-    for (std::size_t t = 0; t < table_.touched(); ++t) f_r[table_.position(t)] = table_.at(t) - possible_[table_.position(t)];
+    const double* h = table_.at(static_cast<double>(k));
+    for (std::size_t t = 0; t < table_.touched(); ++t) f_r[table_.position(t)] = h[t] - possible_[table_.position(t)];
     AlignmentAction action;
     for (std::uint32_t i = 0; i < n; ++i) {
       if (sure[i]) action.push_back(link_code(i));
@@ -328,13 +346,14 @@ class AdversaryView {
     return action;
   }
 
-  // The smallest k of least E_k, by branch and bound over intervals of k. For k' in [k1, k2],
+  // The smallest k of least E_k (ties: tie_tolerance), by branch and bound over intervals of k. For k' in [k1, k2],
   // h(i, k') >= h(i, k2) >= 0 at every position (h decreases in k), and both
   // d_i = f_S - min(f_R, 0) and min(f_R, 0) increase with h, so
   //     E_k' >= sum_i min(h(i, k2) - psi_R(i), 0) + (sum of the k' smallest d_i at h(., k2))
   // (interval_bound, exact at k1 = k2). Intervals are split in increasing order of their bound
   // until the smallest bound exceeds the best E found; E_k is evaluated exactly at leaves and at
-  // each interval's minimizing k'. Costs O(n log n) per interval instead of per k.
+  // each interval's minimizing k', and an interval right of the best k whose bound is within a
+  // tie of the best E is not split. Costs O(n) per interval instead of per k.
   std::size_t best_k(double& best) const {
     const std::size_t n = sure_.size();
     best = value_of_k(0);
@@ -344,7 +363,7 @@ class AdversaryView {
       if (evaluated[k]) return;
       evaluated[k] = 1;
       const double value = value_of_k(k);
-      if (value < best || (value == best && k < best_k)) {
+      if (value < best - tie_tolerance(best) || (value <= best + tie_tolerance(best) && k < best_k)) {
         best = value;
         best_k = k;
       }
@@ -366,9 +385,10 @@ class AdversaryView {
     while (!open.empty()) {
       const Interval top = open.top();
       open.pop();
-      if (top.bound > best + 1e-12 * (1.0 + std::abs(best))) break;
+      if (top.bound > best + tie_tolerance(best)) break;
       evaluate(top.argmin);
       if (top.first == top.last) continue;
+      if (top.first > best_k && top.bound >= best - tie_tolerance(best)) continue;
       const std::size_t middle = top.first + (top.last - top.first) / 2;
       push(top.first, middle);
       push(middle + 1, top.last);
@@ -392,11 +412,11 @@ class AdversaryView {
   // keyed_ = (f_S - min(f_R, 0), position) of the touched positions at k; returns their
   // sum of min(f_R, 0).
   double fill_touched(std::size_t k) const {
-    table_.set_x(static_cast<double>(k));
+    const double* at = table_.at(static_cast<double>(k));
     double touched_r = 0.0;
     for (std::size_t t = 0; t < table_.touched(); ++t) {
       const std::uint32_t position = table_.position(t);
-      const double h = table_.at(t);
+      const double h = at[t];
       const double r = std::min(h - possible_[position], 0.0);
       touched_r += r;
       keyed_[t] = {2.0 * h - sure_[position] - r, position};
