@@ -55,7 +55,8 @@ Action add_run(CLI::App& app) {
                       "Override a spec value without editing it, e.g. "
                       "--set datasets.ADULT.variant=a4a --set protocol.split_seed=7 "
                       "--set 'methods.MPG.lambda=[0.5,1]' (repeatable); key=null removes the key "
-                      "(a dataset or method with its published numbers); tables name the overrides");
+                      "(a dataset or method with its published numbers); tables name the overrides")
+      ->allow_extra_args(false);  // one value per --set, so `--set k=v spec.json` keeps the spec
   command->add_option("--threads", s->options.threads, "Cells run in parallel (0 = all cores)")
       ->capture_default_str()
       ->check(at_least(0));

@@ -470,6 +470,11 @@ TEST_CASE("JSON limits: nesting is measured outside strings before parsing; a de
                    quote("notes=" + nested(50000)),
           {plain + ": override 'notes=[[[", "': JSON nested deeper than 256 levels (the limit) at byte 257"},
           dir.file("results/t.json"));
+  // --set takes one value per occurrence: a spec after it is still the spec.
+  refused(dir, "run --set " + quote("notes=" + nested(50000)) + " " + quote(plain) + " --results " +
+                   quote(dir.file("results")),
+          {plain + ": override 'notes=[[[", "': JSON nested deeper than 256 levels (the limit) at byte 257"},
+          dir.file("results/t.json"));
 }
 
 TEST_CASE("Input limits: /dev/zero and a gzip bomb end at the line limit, naming the file; --help states the limits",
