@@ -11,6 +11,7 @@
 #include <random>
 
 #include "lib/base/error.hpp"
+#include "lib/learn/adadelta_step.hpp"
 
 namespace mpg {
 
@@ -82,19 +83,14 @@ OptimizerSummary minimize_minibatch_adadelta(const BatchObjective& objective, Ei
   summary.status = OptimizerStatus::iteration_limit;
   summary.message = fmt::format("mini-batch AdaDelta stopped: reached the pass limit ({})", options.passes);
   BatchSampler sampler(n, options.seed);
-  Eigen::ArrayXd mean_squared_gradient = Eigen::ArrayXd::Zero(theta.size());  // E[g^2]
-  Eigen::ArrayXd mean_squared_step = Eigen::ArrayXd::Zero(theta.size());      // E[dx^2]
+  AdadeltaStep adadelta(theta.size(), options.rho, options.epsilon);
   Eigen::VectorXd gradient(theta.size());
   std::deque<double> values;  // the full values after each pass, at most 10 kept
   int passes = 0;
   for (std::size_t t = 0; t < steps; ++t) {
     objective.batch_gradient(theta, sampler.next(batch_size), gradient);
     ++summary.evaluations;
-    const Eigen::ArrayXd g = gradient.array();
-    mean_squared_gradient = options.rho * mean_squared_gradient + (1.0 - options.rho) * g.square();
-    const Eigen::ArrayXd step = (mean_squared_step + options.epsilon).sqrt() / (mean_squared_gradient + options.epsilon).sqrt() * g;
-    theta -= step.matrix();
-    mean_squared_step = options.rho * mean_squared_step + (1.0 - options.rho) * step.square();
+    adadelta.apply(gradient, theta);
     summary.gradient_norm = gradient.norm();
 
     const bool completed_pass = (t + 1) * batch_size / n > static_cast<std::size_t>(passes);
@@ -116,7 +112,7 @@ OptimizerSummary minimize_minibatch_adadelta(const BatchObjective& objective, Ei
     }
     if (!completed_pass) break;  // the last step ends inside a pass: the pass limit
     ++passes;
-    const double step_norm = step.matrix().norm();
+    const double step_norm = adadelta.step().matrix().norm();
     if (options.progress) options.progress(passes, value, step_norm);
     values.push_back(value);
     if (values.size() > 10) values.pop_front();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "lib/base/error.hpp"
+#include "lib/learn/adadelta_step.hpp"
 #include "lib/learn/cut_model.hpp"
 #include "lib/learn/lbfgs_status.hpp"
 #include "lib/learn/simplex_qp.hpp"
@@ -251,8 +252,7 @@ void run_adadelta(TrackedObjective& tracked, const OptimizerOptions& options,
   Eigen::VectorXd theta = tracked.best_theta;
   Eigen::VectorXd gradient = tracked.best_gradient;
   double value = tracked.best_value;
-  Eigen::ArrayXd mean_squared_gradient = Eigen::ArrayXd::Zero(theta.size());  // E[g^2]
-  Eigen::ArrayXd mean_squared_step = Eigen::ArrayXd::Zero(theta.size());      // E[dx^2]
+  AdadeltaStep adadelta(theta.size(), rho, eps);
   // Values of the last <= 11 iterates (the current one and up to 10 before it), for the
   // average-change test; the initial point counts as the first value.
   // The reference's record (adadelta_reference_tests) holds the values after each step only.
@@ -276,14 +276,7 @@ void run_adadelta(TrackedObjective& tracked, const OptimizerOptions& options,
                         std::to_string(options.max_iterations) + ")";
       break;
     }
-    // E[g^2] <- rho E[g^2] + (1-rho) g^2;  dx = sqrt(E[dx^2]+eps) / sqrt(E[g^2]+eps) * g;
-    // theta <- theta - dx;  E[dx^2] <- rho E[dx^2] + (1-rho) dx^2.
-    const Eigen::ArrayXd g = gradient.array();
-    mean_squared_gradient = rho * mean_squared_gradient + (1.0 - rho) * g.square();
-    const Eigen::ArrayXd step =
-        (mean_squared_step + eps).sqrt() / (mean_squared_gradient + eps).sqrt() * g;
-    theta -= step.matrix();
-    mean_squared_step = rho * mean_squared_step + (1.0 - rho) * step.square();
+    adadelta.apply(gradient, theta);  // Zeiler's step (adadelta_step.hpp)
 
     value = tracked.evaluate(theta, gradient);
     ++iteration;
@@ -310,7 +303,7 @@ void run_adadelta(TrackedObjective& tracked, const OptimizerOptions& options,
       summary.message = "AdaDelta converged: average relative change below tolerance";
       break;
     }
-    if (step.matrix().norm() < options.adadelta_step_tolerance * std::max(1.0, theta.norm())) {
+    if (adadelta.step().matrix().norm() < options.adadelta_step_tolerance * std::max(1.0, theta.norm())) {
       summary.status = OptimizerStatus::converged;
       summary.message = "AdaDelta converged: step norm below tolerance";
       break;
