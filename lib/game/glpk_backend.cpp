@@ -4,8 +4,10 @@
 //   constraints:          1 = sum_i p_i = 1,  2.. = sum_i S(i,j) p_i - v >= c_j, one per column.
 // By LP duality the column player's strategy (Eq. 2.48) is q_j = -(dual of constraint j+1).
 // A new row of the game is a new variable (nonbasic at 0: the old basis stays primal feasible),
-// a new column a new constraint (its slack basic: the old basis stays dual feasible), so the
-// dual simplex restarts from the previous optimal basis.
+// a new column a new constraint (its slack basic: the old basis stays dual feasible). So a solve
+// after new rows only restarts the primal simplex from the previous optimal basis, any other the
+// dual simplex (the reference's half-steps add one row or one column per solve: on the Hansards
+// games of Table XIII the primal restart takes half the pivots of the dual one's phase 1).
 #include "lib/game/glpk_backend.hpp"
 
 #include <glpk.h>
@@ -155,10 +157,12 @@ class GlpkGame final : public GrowingMatrixGame {
   void lp_add_row(const Eigen::VectorXd& row_scores) override { add_row_variable(row_scores); }
   void lp_add_column(const Eigen::VectorXd& column_scores, double offset) override {
     add_column_constraint(column_scores, offset);
+    primal_feasible_ = false;
   }
 
   // Offsets are constraint bounds: the old basis stays dual feasible.
   void lp_set_offsets(const Eigen::VectorXd& offsets) override {
+    primal_feasible_ = false;
     for (Eigen::Index j = 0; j < offsets.size(); ++j)
       glp_set_row_bnds(lp_, static_cast<int>(j) + 2, GLP_LO, offsets[j], 0.0);
   }
@@ -173,6 +177,7 @@ class GlpkGame final : public GrowingMatrixGame {
     for (auto j : columns_to_remove) numbers.push_back(static_cast<int>(j) + 2);
     if (numbers.size() > 1) glp_del_rows(lp_, static_cast<int>(numbers.size()) - 1, numbers.data());
     repair_basis();
+    primal_feasible_ = false;
   }
 
   std::pair<Eigen::VectorXd, Eigen::VectorXd> lp_solve_strategies() override {
@@ -181,6 +186,7 @@ class GlpkGame final : public GrowingMatrixGame {
     // distributions (all-zero duals); solve again from a fresh basis before giving up.
     if (!(strategies.first.sum() > 0.0) || !(strategies.second.sum() > 0.0)) {
       glp_adv_basis(lp_, 0);
+      primal_feasible_ = false;
       strategies = solve_once();
     }
     return strategies;
@@ -188,7 +194,10 @@ class GlpkGame final : public GrowingMatrixGame {
 
  private:
   std::pair<Eigen::VectorXd, Eigen::VectorXd> solve_once() {
-    const int code = detail::solve_game_lp(lp_, parameters_);
+    glp_smcp parameters = parameters_;
+    if (primal_feasible_) parameters.meth = GLP_PRIMAL;
+    const int code = detail::solve_game_lp(lp_, parameters);
+    primal_feasible_ = code == 0 && glp_get_status(lp_) == GLP_OPT;
     if (code != 0 || glp_get_status(lp_) != GLP_OPT)
       throw SolverError(fmt::format("GLPK: the {}x{} game's LP ended with {} ({})", rows(),
                                     columns(), glpk_return_name(code),
@@ -265,6 +274,9 @@ class GlpkGame final : public GrowingMatrixGame {
 
   glp_prob* lp_;
   glp_smcp parameters_;
+  // The basis left by the last solve is optimal and only variables were added since (new
+  // nonbasic at 0): still primal feasible.
+  bool primal_feasible_ = false;
   std::vector<int> indices_;
   std::vector<double> values_;
 };
