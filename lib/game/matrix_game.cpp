@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "lib/base/error.hpp"
+#include "lib/game/working_set_game.hpp"
 
 namespace mpg {
 namespace {
@@ -122,13 +123,13 @@ MatrixGameSolution GrowingMatrixGame::solve() {
 }
 
 std::unique_ptr<LpBackend> make_lp_backend(const std::string& name) {
-  if (name == "glpk") return make_glpk_backend();
-  if (name == "lp_solve") return make_lp_solve_backend();
+  if (name == "glpk") return make_working_set_backend(make_glpk_backend());
+  if (name == "lp_solve") return make_working_set_backend(make_lp_solve_backend());
   throw Error("unknown LP backend '" + name + "' (expected glpk or lp_solve)");
 }
 
 const LpBackend& default_lp_backend() {
-  static const std::unique_ptr<LpBackend> backend = make_glpk_backend();
+  static const std::unique_ptr<LpBackend> backend = make_lp_backend("glpk");
   return *backend;
 }
 

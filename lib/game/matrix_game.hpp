@@ -39,6 +39,9 @@ class GrowingMatrixGame {
   // Solves both LPs. Throws mpg::SolverError naming the LP status if either is not solved to
   // optimality (after one retry from a fresh basis).
   MatrixGameSolution solve();
+  // The LP's optimal strategies as the backend returns them, before solve() rounds them onto the
+  // simplex (for a backend over another one, working_set_game.hpp).
+  std::pair<Eigen::VectorXd, Eigen::VectorXd> solve_weights() { return lp_solve_strategies(); }
 
   Eigen::Index rows() const { return rows_; }
   Eigen::Index columns() const { return columns_; }
@@ -74,15 +77,17 @@ class LpBackend {
                                                       const Eigen::VectorXd& offsets) const = 0;
 };
 
-// GLPK backend (the default): the row player's LP only, the column player's strategy read from
-// its duals; warm-started after every addition.
+// GLPK backend: the row player's LP only, the column player's strategy read from its duals;
+// warm-started after every addition.
 std::unique_ptr<LpBackend> make_glpk_backend();
 // lp_solve 5.5 backend: one LP per player. Much slower on the dense, degenerate sub-games of
 // large MPGs (bench/README.md), kept as the second backend and for cross-checks.
 std::unique_ptr<LpBackend> make_lp_solve_backend();
-// "glpk" or "lp_solve"; throws mpg::Error otherwise.
+// "glpk" or "lp_solve", each over working sets of actions (working_set_game.hpp: exact; games
+// of at most 32 actions per player are solved as by the plain backend); throws mpg::Error
+// otherwise.
 std::unique_ptr<LpBackend> make_lp_backend(const std::string& name);
-const LpBackend& default_lp_backend();  // GLPK
+const LpBackend& default_lp_backend();  // make_lp_backend("glpk")
 
 // Solves the game with payoff matrix A (offsets 0).
 MatrixGameSolution solve_matrix_game(const Eigen::MatrixXd& payoff, const LpBackend& backend);
