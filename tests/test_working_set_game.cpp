@@ -32,6 +32,7 @@ TEST_CASE("Working set: a growing game keeps the whole game's value and an equil
   options.min_active = 4;  // small, so that actions leave and return many times
   options.idle_solves = 1;
   options.max_activated = 2;
+  options.support_multiple = 0;
   const auto working = make_working_set_backend(make_glpk_backend(), options);
   for (const unsigned seed : {1u, 2u, 3u}) {
     std::mt19937_64 engine(seed);
@@ -78,6 +79,7 @@ TEST_CASE("Working set: removing actions, including every active one of a player
   WorkingSetOptions options;
   options.min_active = 2;
   options.idle_solves = 1;
+  options.support_multiple = 0;
   const auto working = make_working_set_backend(make_glpk_backend(), options);
   const auto glpk = make_glpk_backend();
   std::mt19937_64 engine(11);

@@ -68,7 +68,7 @@ class WorkingSetGame final : public GrowingMatrixGame {
       for (const Eigen::Index i : new_rows) activate_row(i);
       for (const Eigen::Index j : new_columns) activate_column(j);
     }
-    retire_idle(value, row_values, column_values);
+    retire_idle(value, row_values, column_values, (p.array() > 0.0).count(), (q.array() > 0.0).count());
     return {std::move(p), std::move(q)};
   }
 
@@ -78,6 +78,7 @@ class WorkingSetGame final : public GrowingMatrixGame {
   struct Place {
     Eigen::Index inner;
     int idle;
+    int returns = 0;  // times it re-entered the LP after leaving it: each doubles its patience
   };
 
   // The active actions in the inner LP's order (the order they entered it).
@@ -121,22 +122,27 @@ class WorkingSetGame final : public GrowingMatrixGame {
   void activate_row(Eigen::Index i) {
     const auto columns = active(column_places_);
     inner_->add_row(scores().row(i)(columns).transpose());
-    row_places_[static_cast<std::size_t>(i)] = {active_rows_++, 0};
+    Place& place = row_places_[static_cast<std::size_t>(i)];
+    place = {active_rows_++, 0, place.returns + 1};
   }
   void activate_column(Eigen::Index j) {
     const auto rows = active(row_places_);
     inner_->add_column(scores().col(j)(rows), offsets()[j]);
-    column_places_[static_cast<std::size_t>(j)] = {active_columns_++, 0};
+    Place& place = column_places_[static_cast<std::size_t>(j)];
+    place = {active_columns_++, 0, place.returns + 1};
   }
 
   // Actions strictly worse than the value by a margin (so the LP's row variable is nonbasic, the
-  // column's slack basic) for idle_solves solves leave the LP while more than min_active stay.
-  void retire_idle(double value, const Eigen::VectorXd& row_values, const Eigen::VectorXd& column_values) {
+  // column's slack basic) for their patience of solves leave the LP while more than min_active and
+  // more than support_multiple times the player's support stay.
+  void retire_idle(double value, const Eigen::VectorXd& row_values, const Eigen::VectorXd& column_values,
+                   Eigen::Index row_support, Eigen::Index column_support) {
     const double margin = 1e-7 * (1.0 + std::abs(value));
     std::vector<Eigen::Index> retired_rows, retired_columns;
-    collect_idle(row_places_, [&](Eigen::Index i) { return value - row_values[i]; }, margin, active_rows_, retired_rows);
-    collect_idle(column_places_, [&](Eigen::Index j) { return column_values[j] - value; }, margin, active_columns_,
-                 retired_columns);
+    collect_idle(row_places_, [&](Eigen::Index i) { return value - row_values[i]; }, margin,
+                 active_rows_ - std::max<Eigen::Index>(options_.min_active, options_.support_multiple * row_support), retired_rows);
+    collect_idle(column_places_, [&](Eigen::Index j) { return column_values[j] - value; }, margin,
+                 active_columns_ - std::max<Eigen::Index>(options_.min_active, options_.support_multiple * column_support), retired_columns);
     if (retired_rows.empty() && retired_columns.empty()) return;
     lp_remove_inner(retired_rows, retired_columns);
   }
@@ -149,14 +155,13 @@ class WorkingSetGame final : public GrowingMatrixGame {
   }
 
   template <class Slack>
-  void collect_idle(std::vector<Place>& places, Slack slack, double margin, Eigen::Index active_count,
+  void collect_idle(std::vector<Place>& places, Slack slack, double margin, Eigen::Index can_retire,
                     std::vector<Eigen::Index>& retired) const {
-    Eigen::Index can_retire = active_count - options_.min_active;
     for (std::size_t k = 0; k < places.size(); ++k) {
       Place& place = places[k];
       if (place.inner < 0) continue;
       place.idle = slack(static_cast<Eigen::Index>(k)) > margin ? place.idle + 1 : 0;
-      if (place.idle >= options_.idle_solves && can_retire > 0) {
+      if (place.idle >= options_.idle_solves << std::min(place.returns, 20) && can_retire > 0) {
         retired.push_back(static_cast<Eigen::Index>(k));
         --can_retire;
       }
