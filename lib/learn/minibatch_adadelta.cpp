@@ -91,7 +91,6 @@ OptimizerSummary minimize_minibatch_adadelta(const BatchObjective& objective, Ei
     objective.batch_gradient(theta, sampler.next(batch_size), gradient);
     ++summary.evaluations;
     adadelta.apply(gradient, theta);
-    summary.gradient_norm = gradient.norm();
 
     const bool completed_pass = (t + 1) * batch_size / n > static_cast<std::size_t>(passes);
     const bool last = t + 1 == steps;
@@ -139,6 +138,7 @@ OptimizerSummary minimize_minibatch_adadelta(const BatchObjective& objective, Ei
       break;
     }
   }
+  if (summary.evaluations > 0) summary.gradient_norm = gradient.norm();  // the last batch's, as before
   summary.iterations = passes;
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return summary;

@@ -70,7 +70,7 @@ SumOfGamesSummary minimize_sum_of_games_minibatch(SumOfGamesObjective<Family>& o
     return objective.evaluate(x, unused);
   };
   batch.batch_gradient = [&objective](const Eigen::VectorXd& x, const std::vector<std::size_t>& indices,
-                                      Eigen::VectorXd& gradient) { objective.evaluate_batch(x, indices, gradient); };
+                                      Eigen::VectorXd& gradient) { objective.batch_gradient(x, indices, gradient); };
   const OptimizerSummary result = minimize_minibatch_adadelta(batch, theta, options);
   SumOfGamesSummary summary = objective.summary();
   summary.optimizer = result;
