@@ -191,7 +191,8 @@ class PredictorView {
     const double* g = table_.at(static_cast<double>(alpha));
     for (std::size_t t = 0; t < table_.touched(); ++t)
       gains_[t] = {-g[t], table_.position(t)};  // ascending = largest g first
-    std::nth_element(gains_.begin(), gains_.begin() + static_cast<std::ptrdiff_t>(from_touched) - 1, gains_.end());
+    if (from_touched > 0)  // no touched position: nothing to select
+      std::nth_element(gains_.begin(), gains_.begin() + static_cast<std::ptrdiff_t>(from_touched) - 1, gains_.end());
     double value = 0.0;
     for (std::size_t i = 0; i < from_touched; ++i) value -= gains_[i].value;
     action->clear();
@@ -247,9 +248,10 @@ class PredictorView {
   }
 
  private:
-  // The sum of the `count` largest g(., alpha) (1 <= count <= touched()): a value, so ties
+  // The sum of the `count` largest g(., alpha) (count <= touched(); 0 for none): a value, so ties
   // need no order and the selection runs on the values alone.
   double largest_sum(std::size_t alpha, std::size_t count) const {
+    if (count == 0) return 0.0;
     const double* g = table_.at(static_cast<double>(alpha));
     largest_.assign(g, g + table_.touched());
     std::nth_element(largest_.begin(), largest_.begin() + static_cast<std::ptrdiff_t>(count) - 1, largest_.end(),
@@ -259,9 +261,6 @@ class PredictorView {
     return value;
   }
 
- public:
-
- private:
   std::size_t n_;
   SizeSplitTable table_;
   double empty_value_ = 0.0;
