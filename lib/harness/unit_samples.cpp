@@ -35,6 +35,16 @@ stats::UnitSample unit_sample_from_json(const json& value, const std::string& wh
   }
 }
 
+json without_unit_samples(json result) {
+  if (result.is_object()) {
+    for (const char* key : {"units", "token_units", "entity_units"}) result.erase(key);
+    for (auto& [name, child] : result.items()) child = without_unit_samples(std::move(child));
+  } else if (result.is_array()) {
+    for (auto& child : result) child = without_unit_samples(std::move(child));
+  }
+  return result;
+}
+
 std::string labelling_text(const std::vector<int>& labels) {
   std::string text(labels.size(), '0');
   for (std::size_t i = 0; i < labels.size(); ++i)

@@ -18,6 +18,11 @@ nlohmann::json unit_sample_json(const stats::UnitSample& sample);
 // written before per-unit statistics existed has none: its cell must be recomputed).
 stats::UnitSample unit_sample_from_json(const nlohmann::json& value, const std::string& where);
 
+// A cell result as a table's JSON keeps it: every per-unit sample (the keys "units",
+// "token_units" and "entity_units", at any depth) removed. They feed the intervals; the cache
+// keeps them (with them Table X's full JSON is 10 MB).
+nlohmann::json without_unit_samples(nlohmann::json result);
+
 // A 0/1 labelling as a compact string ("0110…"), as cached cell results keep predictions, and back.
 std::string labelling_text(const std::vector<int>& labels);
 std::vector<int> labelling_of(const nlohmann::json& text, std::size_t n, const std::string& where);

@@ -28,9 +28,7 @@ Tables AlignmentRun::tables(const Outcome& outcome) const {
     return unit_sample_from_json(part_of(cell, set).value("units", json()), method + " " + set + " result");
   };
   auto scored = [&](std::size_t cell, const std::string& set) {
-    json part = part_of(cell, set);
-    part.erase("units");  // in the intervals, not in the table
-    return part;
+    return without_unit_samples(part_of(cell, set));  // in the intervals, not in the table
   };
   auto grid_text = [&](std::size_t cell) {
     const ParameterValues& p = plans_[cell].parameters;

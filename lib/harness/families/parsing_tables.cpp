@@ -5,12 +5,6 @@ namespace mpg::harness::parsing_impl {
 
 std::string percent(double x) { return fixed(100.0 * x, 2); }
 
-// A test part's scores without its per-sentence statistics (in the intervals, not the table).
-json without_units(json part) {
-  part.erase("units");
-  return part;
-}
-
 Tables ParsingRun::tables(const Outcome& outcome) const {
   const json published = published_of(spec_);
   std::vector<std::string> methods;
@@ -81,8 +75,8 @@ Tables ParsingRun::tables(const Outcome& outcome) const {
     if (t)
       rows.push_back({{"method", method},
                       {"selected", selected_text(method)},
-                      {"testa", without_units((*t)["testa"])},
-                      {"testb", without_units((*t)["testb"])},
+                      {"testa", without_unit_samples((*t)["testa"])},
+                      {"testb", without_unit_samples((*t)["testb"])},
                       {"test_seconds", t->value("test_seconds", 0.0)}});
   }
   md += "\nFallbacks: sentences the feature grammar cannot parse, given a flat tree (SSVM, MPG_cfg); for a PCFG row, "

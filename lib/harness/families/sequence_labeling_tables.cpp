@@ -10,20 +10,6 @@ std::string SequenceRun::data_lines() const {
   return md;
 }
 
-// A cell's result as the table JSON keeps it: without the per-sentence statistics of each set and
-// class ("token_units", "entity_units"), which only feed the intervals (the cache keeps them);
-// with them the full table's JSON is 10 MB.
-json without_units(json result) {
-  for (const char* set : {"validation", "testa", "testb"})
-    if (result.contains(set) && result[set].is_object())
-      for (auto& [name, scores] : result[set].items())
-        if (scores.is_object()) {
-          scores.erase("token_units");
-          scores.erase("entity_units");
-        }
-  return result;
-}
-
 json data_json(const std::map<std::string, VerifiedFile>& files) {
   json out;
   for (const auto& [part, f] : files) out[part] = {{"path", f.name}, {"sha256", f.sha256}};
@@ -282,7 +268,7 @@ Tables SequenceRun::f1_tables(const Outcome& outcome) const {
                      {"method", plans_[i].method},
                      {"lambda", plans_[i].parameters.number("lambda")},
                      {"target", cells_[i].kind == "mpg" ? class_name(cells_[i].target) : "all"},
-                     {"result", without_units(outcome.validation[i])}});
+                     {"result", without_unit_samples(outcome.validation[i])}});
   out.csv = table.csv();
   out.fields = {{"compare_level", levels}, {"tolerance", tolerance}, {"rows", table.rows_json()}, {"timing", timing},
                 {"notes", notes}, {"cells", cells}, {"data", data_json(files_)}};
