@@ -81,7 +81,7 @@ void add_game_options(CLI::App& command, DoubleOracleOptions& options) {
             backends.push_back(make_lp_backend(name));
             options.lp_backend = backends.back().get();
           },
-          "LP solver of the sub-games: glpk (default) or lp_solve")
+          "LP solver of the sub-games, each over working sets of actions (docs/methods.md, How a game is solved): glpk (default) or lp_solve")
       ->check(CLI::IsMember({"glpk", "lp_solve"}));
   command.add_option("--tolerance", options.tolerance,
                      "Stop the double oracle when the equilibrium gap is at most this")
