@@ -130,3 +130,23 @@ TEST_CASE("family_stamp: every family of this tree has a stamp", "[cache_stamps]
   }
   CHECK(std::find(binary.begin(), binary.end(), "lib/models/binary/joint_trainer.cpp") != binary.end());
 }
+
+TEST_CASE("family_sources of this tree: the families that play no game do not depend on the game code",
+          "[cache_stamps]") {
+  // The engine (lib/harness/*) reaches lib/learn only through the protocols' names
+  // (lib/learn/training_protocol.hpp), so a change to lib/game or to the optimizers keeps the
+  // cells of Parambath's and SVMcompare's tables; the MPG families keep depending on it.
+  auto depends_on_games = [](const std::string& family) {
+    for (const std::string& file : family_sources(family, MPG_SOURCE_DIR))
+      if (file.rfind("lib/game/", 0) == 0) return true;
+    return false;
+  };
+  for (const char* family : {"cost_sensitive", "diversity", "comparison", "chess"}) {
+    INFO(family);
+    CHECK_FALSE(depends_on_games(family));
+  }
+  for (const char* family : {"binary", "sequence_labeling", "ranking", "parsing", "alignment"}) {
+    INFO(family);
+    CHECK(depends_on_games(family));
+  }
+}

@@ -15,7 +15,7 @@
 #include "lib/base/json_file.hpp"
 #include "lib/harness/family.hpp"
 #include "lib/harness/registry.hpp"
-#include "lib/learn/protocol.hpp"
+#include "lib/learn/training_protocol.hpp"
 
 namespace mpg::harness {
 

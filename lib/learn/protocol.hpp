@@ -17,17 +17,9 @@
 
 #include "lib/game/double_oracle.hpp"
 #include "lib/learn/optimizer.hpp"
+#include "lib/learn/training_protocol.hpp"  // TrainingProtocol, its names and parser
 
 namespace mpg {
-
-enum class TrainingProtocol { certified, authors_lbfgs, authors_adadelta };
-
-// "certified", "authors_lbfgs", "authors_adadelta", in that order.
-const std::vector<std::string>& training_protocol_names();
-// Throws mpg::Error "<who>: unknown protocol '<name>' (expected certified, authors_lbfgs or
-// authors_adadelta)".
-TrainingProtocol parse_training_protocol(const std::string& name, const std::string& who);
-std::string to_string(TrainingProtocol protocol);
 
 // The reference code's game stop rule: the restricted game is finished when its LP value repeats
 // to within value_precision after a best response is added, or when either player holds
